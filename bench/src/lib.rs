@@ -1,0 +1,1 @@
+//! burrow benchmarks (being built; see issue 2).

@@ -1,0 +1,23 @@
+//! Test-only helpers shared by every burrow crate.
+//!
+//! * [`vectors`]: the public suites in `$BURROW_VECTORS` (default `../shared/vectors` next to the
+//!   repository). A missing folder is a test failure naming it; only `BURROW_VECTORS=none` skips,
+//!   and it says so on stderr.
+//! * [`embedded`]: the small vector files compiled in, for `wasm32` tests that have no file system.
+//! * [`peers`]: the local third-party servers started by `../shared/peers/up.sh`, read from
+//!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
+
+pub mod embedded;
+pub mod hex;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod peers;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod vectors;
+
+/// Prints a skip notice that cannot be mistaken for a pass.
+pub fn skip_loudly(what: &str, why: &str) {
+    #[cfg(not(target_arch = "wasm32"))]
+    eprintln!("SKIPPED (not passed): {what}: {why}");
+    #[cfg(target_arch = "wasm32")]
+    let _ = (what, why);
+}

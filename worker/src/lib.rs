@@ -1,0 +1,1 @@
+//! The Cloudflare Workers shim for burrow (being built; see issue 2).
