@@ -1,7 +1,7 @@
 //! Budgets for everything the server controls.
 
-/// Size and count limits applied to every response. The defaults suit a general-purpose client.
-#[non_exhaustive]
+/// Size and count limits applied to every response. The defaults suit a general-purpose client;
+/// override single fields with `Limits { max_headers: 200, ..Limits::default() }`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum size of a response head (status line + header section + final CRLF), in bytes.
