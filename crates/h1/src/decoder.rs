@@ -152,7 +152,7 @@ impl Decoder {
         let State::Head(scan) = &mut self.state else {
             return Ok(done(0, Event::NeedData));
         };
-        let Some(len) = scan.scan(input, self.limits.max_head_bytes)? else {
+        let Some(len) = scan.scan(input, &self.limits)? else {
             return if !self.eof {
                 Ok(done(0, Event::NeedData))
             } else if input.is_empty() && scan.is_fresh() && self.interim == 0 {

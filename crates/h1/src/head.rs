@@ -50,7 +50,7 @@ pub fn parse_response_head(
     limits: &Limits,
 ) -> Result<Option<(ResponseHead, usize)>, Error> {
     let mut scan = HeadScan::default();
-    match scan.scan(buf, limits.max_head_bytes)? {
+    match scan.scan(buf, limits)? {
         None => Ok(None),
         Some(end) => {
             let head = buf.get(..end).ok_or(Error::Truncated {
@@ -68,6 +68,8 @@ pub(crate) struct HeadScan {
     pos: usize,
     /// Start of the line being examined.
     line_start: usize,
+    /// Complete lines seen (the status line and field lines).
+    lines: usize,
 }
 
 impl HeadScan {
@@ -78,7 +80,10 @@ impl HeadScan {
 
     /// Looks for the end of the head in `buf` (which starts at the head's first byte and only
     /// ever grows between calls). Returns the length of the head including its final empty line.
-    pub(crate) fn scan(&mut self, buf: &[u8], max: usize) -> Result<Option<usize>, Error> {
+    /// Refuses a head over `limits.max_head_bytes` or with more than `limits.max_headers` field
+    /// lines as soon as that is certain, without waiting for its end.
+    pub(crate) fn scan(&mut self, buf: &[u8], limits: &Limits) -> Result<Option<usize>, Error> {
+        let max = limits.max_head_bytes;
         if self.pos > buf.len() {
             *self = HeadScan::default();
         }
@@ -106,6 +111,12 @@ impl HeadScan {
                 return Err(Error::BadStatusLine);
             }
             self.line_start = next;
+            self.lines = self.lines.saturating_add(1);
+            if self.lines.saturating_sub(1) > limits.max_headers {
+                return Err(Error::TooManyHeaders {
+                    limit: limits.max_headers,
+                });
+            }
         }
         self.pos = window.len();
         if buf.len() >= max {
