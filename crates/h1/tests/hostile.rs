@@ -4,7 +4,10 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
 )]
 
 mod common;
@@ -198,22 +201,17 @@ fn chunked_decoder_on_random_bytes_never_overreports() {
         let mut dec = ChunkedDecoder::new(Limits::default());
         let mut rest = &input[..];
         let mut data = 0usize;
-        loop {
-            match dec.decode(rest) {
-                Ok((n, ev)) => {
-                    assert!(n <= rest.len());
-                    match ev {
-                        ChunkEvent::Data(r) => {
-                            assert!(r.start < r.end && r.end <= n);
-                            data += r.len();
-                        }
-                        ChunkEvent::NeedData | ChunkEvent::End => break,
-                        ChunkEvent::Trailers(_) => {}
-                    }
-                    rest = &rest[n..];
+        while let Ok((n, ev)) = dec.decode(rest) {
+            assert!(n <= rest.len());
+            match ev {
+                ChunkEvent::Data(r) => {
+                    assert!(r.start < r.end && r.end <= n);
+                    data += r.len();
                 }
-                Err(_) => break,
+                ChunkEvent::NeedData | ChunkEvent::End => break,
+                ChunkEvent::Trailers(_) => {}
             }
+            rest = &rest[n..];
         }
         assert!(data <= input.len());
     }
