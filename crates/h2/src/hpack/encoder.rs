@@ -147,6 +147,17 @@ impl Encoder {
         }
     }
 
+    /// An encoder whose table size is `size` from the start (both sides already agree on it, as
+    /// in the RFC 7541 Appendix C examples): no size update is emitted for it.
+    pub fn with_table_size(policy: EncoderPolicy, size: usize) -> Encoder {
+        Encoder {
+            table: DynamicTable::new(size),
+            policy,
+            own_cap: size,
+            pending: None,
+        }
+    }
+
     /// The policy.
     pub fn policy(&self) -> &EncoderPolicy {
         &self.policy

@@ -101,7 +101,11 @@ pub fn decode(src: &[u8], out: &mut Vec<u8>, max_len: usize) -> Result<(), Error
 }
 
 #[cfg(test)]
-#[allow(clippy::arithmetic_side_effects, clippy::as_conversions, clippy::cast_possible_truncation)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 mod tests {
     use super::*;
 

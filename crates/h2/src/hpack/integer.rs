@@ -62,7 +62,11 @@ fn to_usize(v: u32) -> usize {
 }
 
 #[cfg(test)]
-#[allow(clippy::arithmetic_side_effects, clippy::as_conversions, clippy::cast_possible_truncation)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 mod tests {
     use super::*;
 
