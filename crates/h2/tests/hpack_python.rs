@@ -3,6 +3,10 @@
 //! Needs `python3` with `hpack` (`pip install hpack`). Missing is a failure with instructions;
 //! only `BURROW_PYHPACK=none` skips, loudly.
 #![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,
     clippy::cast_possible_truncation

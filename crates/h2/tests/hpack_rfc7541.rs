@@ -1,5 +1,14 @@
 //! RFC 7541 Appendix C, decoded and produced by our encoder byte for byte; never-indexed literals
 //! on their own (C.2.3 and our encoder producing that form for a chosen header).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_h2::hpack::{
     Decoder, Encoder, EncoderPolicy, FieldEncoding, HuffmanMode, Representation,

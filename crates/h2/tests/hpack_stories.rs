@@ -2,6 +2,10 @@
 //! with one table per story; our encoder round-trips every `raw-data` story under several
 //! representation / Huffman settings.
 #![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,
     clippy::cast_possible_truncation

@@ -1,5 +1,14 @@
 //! Shared test helpers: a scripted server that builds frames with our own encoders.
-#![allow(dead_code, clippy::arithmetic_side_effects, clippy::as_conversions, clippy::cast_possible_truncation)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
+#![allow(dead_code)]
 
 use burrow_h2::frame::{Data, GoAway, Headers, Ping, RstStream, Setting, SettingId, Settings, StreamId, WindowUpdate};
 use burrow_h2::hpack::{Encoder, EncoderPolicy};
