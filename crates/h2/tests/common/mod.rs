@@ -8,9 +8,11 @@
     clippy::as_conversions,
     clippy::cast_possible_truncation
 )]
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub)]
 
-use burrow_h2::frame::{Data, GoAway, Headers, Ping, RstStream, Setting, SettingId, Settings, StreamId, WindowUpdate};
+use burrow_h2::frame::{
+    Data, GoAway, Headers, Ping, RstStream, Setting, SettingId, Settings, StreamId, WindowUpdate,
+};
 use burrow_h2::hpack::{Encoder, EncoderPolicy};
 use burrow_h2::{Config, Connection, Event, Header, Reason};
 
@@ -22,18 +24,31 @@ pub struct Script {
 
 impl Script {
     pub fn new() -> Script {
-        Script { out: Vec::new(), enc: Encoder::new(EncoderPolicy::default()) }
+        Script {
+            out: Vec::new(),
+            enc: Encoder::new(EncoderPolicy::default()),
+        }
     }
 
     /// The server preface: SETTINGS with `values`.
     pub fn settings(&mut self, values: &[(SettingId, u32)]) -> &mut Self {
-        Settings { ack: false, values: values.iter().map(|&(id, value)| Setting { id, value }).collect() }
-            .encode(&mut self.out);
+        Settings {
+            ack: false,
+            values: values
+                .iter()
+                .map(|&(id, value)| Setting { id, value })
+                .collect(),
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn settings_ack(&mut self) -> &mut Self {
-        Settings { ack: true, values: vec![] }.encode(&mut self.out);
+        Settings {
+            ack: true,
+            values: vec![],
+        }
+        .encode(&mut self.out);
         self
     }
 
@@ -46,38 +61,76 @@ impl Script {
 
     pub fn headers(&mut self, id: u32, fields: &[(&str, &str)], end_stream: bool) -> &mut Self {
         let block = self.block(fields);
-        Headers { stream_id: StreamId(id), block: &block, end_stream, end_headers: true, priority: None, pad: None }
-            .encode(&mut self.out);
+        Headers {
+            stream_id: StreamId(id),
+            block: &block,
+            end_stream,
+            end_headers: true,
+            priority: None,
+            pad: None,
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn data(&mut self, id: u32, bytes: &[u8], end_stream: bool) -> &mut Self {
-        Data { stream_id: StreamId(id), data: bytes, end_stream, pad: None, flow_len: 0 }.encode(&mut self.out);
+        Data {
+            stream_id: StreamId(id),
+            data: bytes,
+            end_stream,
+            pad: None,
+            flow_len: 0,
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn data_padded(&mut self, id: u32, bytes: &[u8], pad: u8, end_stream: bool) -> &mut Self {
-        Data { stream_id: StreamId(id), data: bytes, end_stream, pad: Some(pad), flow_len: 0 }.encode(&mut self.out);
+        Data {
+            stream_id: StreamId(id),
+            data: bytes,
+            end_stream,
+            pad: Some(pad),
+            flow_len: 0,
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn ping(&mut self, payload: [u8; 8]) -> &mut Self {
-        Ping { ack: false, payload }.encode(&mut self.out);
+        Ping {
+            ack: false,
+            payload,
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn rst(&mut self, id: u32, reason: Reason) -> &mut Self {
-        RstStream { stream_id: StreamId(id), reason }.encode(&mut self.out);
+        RstStream {
+            stream_id: StreamId(id),
+            reason,
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn goaway(&mut self, last: u32, reason: Reason) -> &mut Self {
-        GoAway { last_stream_id: StreamId(last), reason, debug_data: b"bye" }.encode(&mut self.out);
+        GoAway {
+            last_stream_id: StreamId(last),
+            reason,
+            debug_data: b"bye",
+        }
+        .encode(&mut self.out);
         self
     }
 
     pub fn window_update(&mut self, id: u32, inc: u32) -> &mut Self {
-        WindowUpdate { stream_id: StreamId(id), increment: inc }.encode(&mut self.out);
+        WindowUpdate {
+            stream_id: StreamId(id),
+            increment: inc,
+        }
+        .encode(&mut self.out);
         self
     }
 
@@ -109,11 +162,19 @@ pub fn client_with_get(config: Config) -> (Connection, StreamId) {
 }
 
 /// Feeds `bytes` split at `cuts`, collecting events; returns events and the first error.
-pub fn feed_split(c: &mut Connection, bytes: &[u8], cuts: &[usize]) -> (Vec<Event>, Option<burrow_h2::Error>) {
+pub fn feed_split(
+    c: &mut Connection,
+    bytes: &[u8],
+    cuts: &[usize],
+) -> (Vec<Event>, Option<burrow_h2::Error>) {
     let mut events = Vec::new();
     let mut last = 0;
     let mut err = None;
-    let mut points: Vec<usize> = cuts.iter().copied().filter(|&p| p > 0 && p < bytes.len()).collect();
+    let mut points: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&p| p > 0 && p < bytes.len())
+        .collect();
     points.sort_unstable();
     points.dedup();
     points.push(bytes.len());
@@ -160,8 +221,18 @@ impl Rng {
 pub fn normalize(events: Vec<Event>) -> Vec<Event> {
     let mut out: Vec<Event> = Vec::new();
     for ev in events {
-        if let Event::Data { stream, data, end_stream } = &ev {
-            if let Some(Event::Data { stream: s, data: d, end_stream: false }) = out.last_mut() {
+        if let Event::Data {
+            stream,
+            data,
+            end_stream,
+        } = &ev
+        {
+            if let Some(Event::Data {
+                stream: s,
+                data: d,
+                end_stream: false,
+            }) = out.last_mut()
+            {
                 if s == stream {
                     d.extend_from_slice(data);
                     if *end_stream {
@@ -176,4 +247,76 @@ pub fn normalize(events: Vec<Event>) -> Vec<Event> {
         out.push(ev);
     }
     out
+}
+
+/// Splits what the client sent into frames (the preface, if present, is skipped).
+pub fn client_frames(bytes: &[u8]) -> Vec<(burrow_h2::frame::FrameHeader, Vec<u8>)> {
+    let bytes = bytes
+        .strip_prefix(burrow_h2::conn::PREFACE)
+        .unwrap_or(bytes);
+    let mut r = burrow_h2::frame::FrameReader::new(1 << 24);
+    let mut out = Vec::new();
+    r.feed(bytes, |f| {
+        out.push((f.head, f.payload.to_vec()));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(r.buffered(), 0, "client output ends mid-frame");
+    out
+}
+
+/// Window updates the client sent: (stream, increment).
+pub fn window_updates(bytes: &[u8]) -> Vec<(u32, u32)> {
+    client_frames(bytes)
+        .into_iter()
+        .filter(|(h, _)| h.kind == burrow_h2::frame::FrameType::WINDOW_UPDATE)
+        .map(|(h, p)| {
+            (
+                h.stream_id.0,
+                u32::from_be_bytes(p[..4].try_into().unwrap()),
+            )
+        })
+        .collect()
+}
+
+/// A server preface followed by an ACK of the client's SETTINGS.
+pub fn server_hello(s: &mut Script) {
+    s.settings(&[]).settings_ack();
+}
+
+impl Script {
+    /// HEADERS + CONTINUATION frames carrying `fields`, the block cut every `chunk` bytes.
+    pub fn headers_split(
+        &mut self,
+        id: u32,
+        fields: &[(&str, &str)],
+        end_stream: bool,
+        chunk: usize,
+    ) -> &mut Self {
+        use burrow_h2::frame::Continuation;
+        let block = self.block(fields);
+        let parts: Vec<&[u8]> = block.chunks(chunk.max(1)).collect();
+        let n = parts.len();
+        for (i, p) in parts.into_iter().enumerate() {
+            if i == 0 {
+                Headers {
+                    stream_id: StreamId(id),
+                    block: p,
+                    end_stream,
+                    end_headers: n == 1,
+                    priority: None,
+                    pad: None,
+                }
+                .encode(&mut self.out);
+            } else {
+                Continuation {
+                    stream_id: StreamId(id),
+                    block: p,
+                    end_headers: i + 1 == n,
+                }
+                .encode(&mut self.out);
+            }
+        }
+        self
+    }
 }
