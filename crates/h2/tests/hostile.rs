@@ -1,0 +1,454 @@
+//! Hostile servers (scripted bytes): every attack ends in a clear typed error, never a panic,
+//! with bounded memory and bounded output.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
+
+mod common;
+
+use burrow_h2::frame::{Continuation, FrameType, Headers, PushPromise, SettingId, StreamId};
+use burrow_h2::hpack::{Encoder, EncoderPolicy};
+use burrow_h2::{Config, Connection, Event, Header, HpackError, Kind, Reason, Scope};
+use common::*;
+
+fn hello() -> Script {
+    let mut s = Script::new();
+    server_hello(&mut s);
+    s
+}
+
+fn goaway_reason(out: &[u8]) -> Option<u32> {
+    client_frames(out)
+        .into_iter()
+        .find(|(h, _)| h.kind == FrameType::GOAWAY)
+        .map(|(_, p)| u32::from_be_bytes(p[4..8].try_into().unwrap()))
+}
+
+#[test]
+fn continuation_flood_by_count() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    let block = s.block(&[(":status", "200")]);
+    Headers {
+        stream_id: StreamId(1),
+        block: &block[..1],
+        end_stream: false,
+        end_headers: false,
+        priority: None,
+        pad: None,
+    }
+    .encode(&mut s.out);
+    for _ in 0..100_000 {
+        Continuation {
+            stream_id: StreamId(1),
+            block: &[],
+            end_headers: false,
+        }
+        .encode(&mut s.out);
+    }
+    let (_, err) = feed(&mut c, &s.take());
+    let e = err.expect("the flood must be refused");
+    assert_eq!(
+        (e.kind(), e.code(), e.scope()),
+        (Kind::ContinuationFlood, "H2_FLOOD", Scope::Connection)
+    );
+    assert_eq!(
+        goaway_reason(&c.take_transmit()),
+        Some(Reason::ENHANCE_YOUR_CALM.0)
+    );
+}
+
+#[test]
+fn continuation_flood_by_bytes() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    Headers {
+        stream_id: StreamId(1),
+        block: &[0x88],
+        end_stream: false,
+        end_headers: false,
+        priority: None,
+        pad: None,
+    }
+    .encode(&mut s.out);
+    let junk = vec![0x40u8; 16_000];
+    for _ in 0..20 {
+        Continuation {
+            stream_id: StreamId(1),
+            block: &junk,
+            end_headers: false,
+        }
+        .encode(&mut s.out);
+    }
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(e.kind(), Kind::ContinuationFlood);
+}
+
+#[test]
+fn continuation_interleaved_is_protocol_error() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    Headers {
+        stream_id: StreamId(1),
+        block: &[0x88],
+        end_stream: false,
+        end_headers: false,
+        priority: None,
+        pad: None,
+    }
+    .encode(&mut s.out);
+    s.ping([0; 8]);
+    assert_eq!(feed(&mut c, &s.take()).1.unwrap().kind(), Kind::Protocol);
+}
+
+#[test]
+fn hpack_size_update_above_limit() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    // Dynamic table size update to 1,000,000 (limit 4096), then :status 200.
+    let mut block = Vec::new();
+    block.extend_from_slice(&[0x3f, 0xa1, 0x84, 0x3d]);
+    block.push(0x88);
+    Headers {
+        stream_id: StreamId(1),
+        block: &block,
+        end_stream: true,
+        end_headers: true,
+        priority: None,
+        pad: None,
+    }
+    .encode(&mut s.out);
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(e.kind(), Kind::Hpack(HpackError::TableSizeAboveLimit));
+    assert_eq!(
+        (e.reason(), e.code()),
+        (Reason::COMPRESSION_ERROR, "H2_COMPRESSION")
+    );
+    assert_eq!(
+        goaway_reason(&c.take_transmit()),
+        Some(Reason::COMPRESSION_ERROR.0)
+    );
+}
+
+#[test]
+fn hpack_table_growth_is_bounded() {
+    // A server inserting ever more entries: our table never exceeds the 4096 we announced.
+    let mut enc = Encoder::new(EncoderPolicy::default());
+    let mut dec = burrow_h2::hpack::Decoder::new(4096);
+    for i in 0..5000 {
+        let mut b = Vec::new();
+        enc.encode(
+            &[Header::new(format!("x-{i}"), "v".repeat(i % 300))],
+            &mut b,
+        );
+        dec.decode(&b).unwrap();
+        assert!(dec.table().size() <= 4096);
+    }
+    // And over a connection, with many responses carrying fresh fields.
+    let mut c = Connection::new(Config::default());
+    let mut s = hello();
+    for i in 0..200u32 {
+        let id = c.send_request(&get("/"), true).unwrap();
+        let v = "y".repeat(500);
+        let name = format!("x-grow-{i}");
+        s.headers(
+            id.0,
+            &[(":status", "200"), (name.as_str(), v.as_str())],
+            true,
+        );
+        let (_, err) = feed(&mut c, &s.take());
+        assert!(err.is_none());
+    }
+}
+
+#[test]
+fn header_bomb_resets_the_stream_only() {
+    let (mut c, id) = client_with_get(Config::default());
+    let mut s = hello();
+    // First response inserts a 4 KB field; the second references it 500 times (2 MB decoded)
+    // in a block of about 500 bytes.
+    let big = "b".repeat(4000);
+    s.headers(1, &[(":status", "200"), ("x-big", &big)], true);
+    let (events, err) = feed(&mut c, &s.take());
+    assert!(err.is_none());
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Headers { status: 200, .. })));
+    let id2 = c.send_request(&get("/2"), true).unwrap();
+    let mut fields: Vec<(&str, &str)> = vec![(":status", "200")];
+    fields.extend(std::iter::repeat(("x-big", big.as_str())).take(500));
+    s.headers(id2.0, &fields, true);
+    let (events, err) = feed(&mut c, &s.take());
+    assert!(
+        err.is_none(),
+        "a header list over the cap is a stream error: {err:?}"
+    );
+    match &events[..] {
+        [Event::Reset { stream, error }] => {
+            assert_eq!(*stream, id2);
+            assert_eq!(error.kind(), Kind::HeaderListTooLarge);
+            assert_eq!(error.code(), "H2_HEADER_LIST_TOO_LARGE");
+        }
+        other => panic!("{other:?}"),
+    }
+    // HPACK is still in step: a third response using the table decodes.
+    let id3 = c.send_request(&get("/3"), true).unwrap();
+    s.headers(id3.0, &[(":status", "200"), ("x-big", &big)], true);
+    let (events, err) = feed(&mut c, &s.take());
+    assert!(err.is_none());
+    assert!(
+        matches!(&events[0], Event::Headers { stream, headers, .. } if *stream == id3 && headers[0].value.len() == 4000)
+    );
+    let _ = id;
+}
+
+#[test]
+fn settings_flood() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    for _ in 0..10_000 {
+        s.settings(&[(SettingId::MAX_CONCURRENT_STREAMS, 100)]);
+    }
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(
+        (e.kind(), e.reason()),
+        (Kind::SettingsFlood, Reason::ENHANCE_YOUR_CALM)
+    );
+    // Output stayed bounded: at most the budget's worth of SETTINGS ACKs (9 bytes each).
+    assert!(c.take_transmit().len() < 65 * 9 + 100);
+}
+
+#[test]
+fn ping_flood() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    for i in 0..100_000u64 {
+        s.ping(i.to_be_bytes());
+    }
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!((e.kind(), e.code()), (Kind::PingFlood, "H2_FLOOD"));
+    assert!(
+        c.take_transmit().len() < 129 * 17 + 100,
+        "ping acks are bounded by the budget"
+    );
+}
+
+#[test]
+fn pings_between_useful_frames_are_fine() {
+    let (mut c, id) = client_with_get(Config::default());
+    let mut s = hello();
+    s.headers(1, &[(":status", "200")], false);
+    for i in 0..1000u64 {
+        s.ping(i.to_be_bytes()).data(1, b"x", false);
+    }
+    s.data(1, b"", true);
+    let (events, err) = feed(&mut c, &s.take());
+    assert!(err.is_none(), "{err:?}");
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Data { stream, end_stream: true, .. } if *stream == id)));
+}
+
+#[test]
+fn empty_data_flood() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.headers(1, &[(":status", "200")], false);
+    for _ in 0..10_000 {
+        s.data(1, b"", false);
+    }
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::EmptyDataFlood
+    );
+}
+
+#[test]
+fn rst_flood_on_closed_streams() {
+    let (mut c, id) = client_with_get(Config::default());
+    c.reset(id, Reason::CANCEL).unwrap();
+    let mut s = hello();
+    for _ in 0..5000 {
+        s.rst(1, Reason::CANCEL);
+    }
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::ResetFlood
+    );
+}
+
+#[test]
+fn server_opened_streams() {
+    // HEADERS on an even stream (a push the server may not make).
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.headers(2, &[(":status", "200")], true);
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(
+        (e.kind(), e.reason(), e.scope()),
+        (
+            Kind::ServerOpenedStream,
+            Reason::PROTOCOL_ERROR,
+            Scope::Connection
+        )
+    );
+    // HEADERS on an odd stream we never opened.
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.headers(9, &[(":status", "200")], true);
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::ServerOpenedStream
+    );
+    // PUSH_PROMISE: push is disabled.
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    let block = s.block(&[(":method", "GET"), (":path", "/pushed")]);
+    PushPromise {
+        stream_id: StreamId(1),
+        promised_id: StreamId(2),
+        block: &block,
+        end_headers: true,
+        pad: None,
+    }
+    .encode(&mut s.out);
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(
+        (e.kind(), e.reason()),
+        (Kind::ServerOpenedStream, Reason::PROTOCOL_ERROR)
+    );
+    // SETTINGS_ENABLE_PUSH=1 from a server.
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = Script::new();
+    s.settings(&[(SettingId::ENABLE_PUSH, 1)]);
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::InvalidSetting
+    );
+}
+
+#[test]
+fn data_beyond_the_connection_window() {
+    let cfg = Config {
+        connection_window: 65_535,
+        stream_window: 1 << 20,
+        ..Config::default()
+    };
+    let (mut c, _) = client_with_get(cfg);
+    let mut s = hello();
+    s.headers(1, &[(":status", "200")], false);
+    for _ in 0..4 {
+        s.data(1, &[0; 16_384], false);
+    }
+    s.data(1, &[0; 10], false);
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(
+        (e.kind(), e.reason(), e.scope()),
+        (
+            Kind::FlowControl,
+            Reason::FLOW_CONTROL_ERROR,
+            Scope::Connection
+        )
+    );
+    assert_eq!(
+        goaway_reason(&c.take_transmit()),
+        Some(Reason::FLOW_CONTROL_ERROR.0)
+    );
+}
+
+#[test]
+fn data_beyond_the_stream_window() {
+    // Before our SETTINGS are acknowledged the server may use 65,535; after, our 64 KiB.
+    let (mut c, id) = client_with_get(Config {
+        stream_window: 16_384,
+        ..Config::default()
+    });
+    let mut s = hello();
+    s.headers(1, &[(":status", "200")], false);
+    s.data(1, &[0; 16_384], false).data(1, &[0; 1], false);
+    let (events, err) = feed(&mut c, &s.take());
+    assert!(err.is_none());
+    assert!(events.iter().any(
+        |e| matches!(e, Event::Reset { stream, error } if *stream == id && error.kind() == Kind::FlowControl)
+    ));
+}
+
+#[test]
+fn window_update_overflow() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.window_update(0, 0x7fff_ffff);
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_eq!(e.kind(), Kind::FlowControl);
+}
+
+#[test]
+fn oversized_frame_and_bad_lengths() {
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.data(1, &vec![0; 16_385], false);
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::FrameSize
+    );
+    // A frame header announcing 16 MB is refused before its payload is buffered.
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.raw(&[0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 1]);
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::FrameSize
+    );
+    // PING of 7 bytes, SETTINGS of 5 bytes.
+    for raw in [
+        &[0, 0, 7, 6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7][..],
+        &[0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0][..],
+    ] {
+        let (mut c, _) = client_with_get(Config::default());
+        let mut s = hello();
+        s.raw(raw);
+        assert_eq!(
+            feed(&mut c, &s.take()).1.expect("refused").kind(),
+            Kind::FrameSize
+        );
+    }
+    // Padding longer than the payload.
+    let (mut c, _) = client_with_get(Config::default());
+    let mut s = hello();
+    s.headers(1, &[(":status", "200")], false);
+    s.raw(&[0, 0, 2, 0, 0x8, 0, 0, 0, 1, 5, 0]);
+    assert_eq!(
+        feed(&mut c, &s.take()).1.expect("refused").kind(),
+        Kind::Protocol
+    );
+}
+
+#[test]
+fn random_garbage_never_panics() {
+    let mut rng = Rng(99);
+    for round in 0..3000 {
+        let (mut c, _) = client_with_get(Config::default());
+        let mut s = hello();
+        let n = rng.below(200);
+        let mut junk: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+        if round % 2 == 0 && junk.len() >= 9 {
+            // Make the first bytes a plausible frame header of a known type on stream 1.
+            junk[0] = 0;
+            junk[1] = 0;
+            junk[2] = (n - 9).min(255) as u8;
+            junk[3] %= 10;
+            junk[5..9].copy_from_slice(&[0, 0, 0, (round % 4) as u8]);
+        }
+        s.raw(&junk);
+        let bytes = s.take();
+        let cuts: Vec<usize> = (0..rng.below(5)).map(|_| rng.below(bytes.len())).collect();
+        let _ = feed_split(&mut c, &bytes, &cuts);
+        let _ = c.take_transmit();
+    }
+}
