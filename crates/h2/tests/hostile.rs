@@ -182,7 +182,7 @@ fn header_bomb_resets_the_stream_only() {
         .any(|e| matches!(e, Event::Headers { status: 200, .. })));
     let id2 = c.send_request(&get("/2"), true).unwrap();
     let mut fields: Vec<(&str, &str)> = vec![(":status", "200")];
-    fields.extend(std::iter::repeat(("x-big", big.as_str())).take(500));
+    fields.extend(std::iter::repeat_n(("x-big", big.as_str()), 500));
     s.headers(id2.0, &fields, true);
     let (events, err) = feed(&mut c, &s.take());
     assert!(
