@@ -1,0 +1,357 @@
+//! Records in: framing across any read boundary, in-place opening (inline or offloaded).
+
+use crate::{
+    ContentType, Header, RecordError, TrafficKeys, HEADER_LEN, MAX_CIPHERTEXT, MAX_EMPTY_RECORDS,
+    MAX_PLAINTEXT, TAG_LEN,
+};
+
+/// Limits of a [`RecordReader`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReaderLimits {
+    /// Most bytes held (unprocessed) at once; `feed` beyond it is [`RecordError::BufferFull`].
+    pub max_buffer: usize,
+    /// Largest TLSInnerPlaintext (content + type + padding) accepted: 2^14 + 1, or the
+    /// record_size_limit we advertised (RFC 8449).
+    pub max_inner_plaintext: usize,
+}
+
+impl Default for ReaderLimits {
+    fn default() -> Self {
+        Self {
+            max_buffer: 4 * (HEADER_LEN + MAX_CIPHERTEXT) + 65_536,
+            max_inner_plaintext: MAX_PLAINTEXT + 1,
+        }
+    }
+}
+
+/// A record's content, after opening if it was protected. Borrows the reader's buffer.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PlainRecord<'a> {
+    /// The (inner) content type: handshake, alert or application_data.
+    pub content_type: ContentType,
+    /// Whether the record arrived protected.
+    pub protected: bool,
+    /// The content, decrypted in place.
+    pub data: &'a [u8],
+}
+
+/// An AEAD open the caller must perform on [`RecordReader::job_data_mut`], then answer with
+/// [`RecordReader::complete_open`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenJob {
+    /// Which traffic key (as given to [`TrafficKeys::new`]).
+    pub key_id: u32,
+    /// The per-record nonce.
+    pub nonce: [u8; 12],
+    /// The additional data (the record header).
+    pub aad: [u8; HEADER_LEN],
+    /// Ciphertext length; the 16-byte tag follows it in the job data.
+    pub ciphertext_len: usize,
+}
+
+/// What [`RecordReader::next_record`] produced.
+#[derive(Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Next<'a> {
+    /// No complete record buffered: feed more bytes.
+    NeedData,
+    /// A record.
+    Record(PlainRecord<'a>),
+    /// A protected record awaits the caller's AEAD open (offload mode).
+    NeedOpen(OpenJob),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    job: OpenJob,
+    start: usize,
+    answered: bool,
+}
+
+/// Reads TLS records from bytes fed in any chunking.
+#[derive(Debug, Default)]
+pub struct RecordReader {
+    buf: Vec<u8>,
+    pos: usize,
+    release: usize,
+    keys: Option<TrafficKeys>,
+    offload: bool,
+    pending: Option<Pending>,
+    ccs_allowed: bool,
+    empty_run: u32,
+    limits: ReaderLimits,
+    dead: Option<RecordError>,
+}
+
+impl RecordReader {
+    /// A reader with default limits, no keys, inline AEAD.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Replaces the limits.
+    pub fn set_limits(&mut self, limits: ReaderLimits) {
+        self.limits = limits;
+    }
+
+    /// Installs (or removes) the peer's traffic keys; later records must be protected.
+    pub fn set_keys(&mut self, keys: Option<TrafficKeys>) {
+        self.keys = keys;
+    }
+
+    /// The current keys, if any.
+    pub fn keys(&self) -> Option<&TrafficKeys> {
+        self.keys.as_ref()
+    }
+
+    /// In offload mode protected records come out as [`Next::NeedOpen`] jobs.
+    pub fn set_offload(&mut self, offload: bool) {
+        self.offload = offload;
+    }
+
+    /// Whether a plaintext change_cipher_spec `01` is silently dropped (RFC 8446 §5: only
+    /// between the first ClientHello and the peer's Finished).
+    pub fn set_ccs_allowed(&mut self, allowed: bool) {
+        self.ccs_allowed = allowed;
+    }
+
+    /// Bytes buffered and not yet consumed.
+    pub fn buffered(&self) -> usize {
+        self.buf.len().saturating_sub(self.pos)
+    }
+
+    /// Appends bytes read from the transport.
+    pub fn feed(&mut self, data: &[u8]) -> Result<(), RecordError> {
+        self.consume_released();
+        if self.pending.is_none() && self.pos > 0 {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+        let held = self
+            .buffered()
+            .checked_add(data.len())
+            .ok_or(RecordError::BufferFull)?;
+        if held > self.limits.max_buffer {
+            return Err(RecordError::BufferFull);
+        }
+        self.buf.extend_from_slice(data);
+        Ok(())
+    }
+
+    fn consume_released(&mut self) {
+        self.pos = self.pos.saturating_add(self.release).min(self.buf.len());
+        self.release = 0;
+    }
+
+    fn fail(&mut self, e: RecordError) -> RecordError {
+        self.dead = Some(e);
+        e
+    }
+
+    /// The next record, or what is needed to produce it. Errors are sticky.
+    pub fn next_record(&mut self) -> Result<Next<'_>, RecordError> {
+        if let Some(e) = self.dead {
+            return Err(e);
+        }
+        match self.step() {
+            Ok(Step::NeedData) => Ok(Next::NeedData),
+            Ok(Step::Open(job)) => Ok(Next::NeedOpen(job)),
+            Ok(Step::Record {
+                ct,
+                protected,
+                start,
+                len,
+            }) => {
+                let end = start.checked_add(len).ok_or(RecordError::JobMismatch)?;
+                let data = self.buf.get(start..end).ok_or(RecordError::JobMismatch)?;
+                Ok(Next::Record(PlainRecord {
+                    content_type: ct,
+                    protected,
+                    data,
+                }))
+            }
+            Err(e) => Err(self.fail(e)),
+        }
+    }
+
+    fn step(&mut self) -> Result<Step, RecordError> {
+        if let Some(p) = self.pending {
+            if !p.answered {
+                return Ok(Step::Open(p.job));
+            }
+            self.pending = None;
+            return self.finish_inner(p.start, p.job.ciphertext_len, p.job.aad);
+        }
+        loop {
+            self.consume_released();
+            let rest = self.buf.get(self.pos..).unwrap_or(&[]);
+            let Some(h) = Header::parse(rest)? else {
+                return Ok(Step::NeedData);
+            };
+            let len = usize::from(h.len);
+            let protected_phase = self.keys.is_some();
+            let max = if protected_phase {
+                MAX_CIPHERTEXT
+            } else {
+                MAX_PLAINTEXT
+            };
+            if len > max {
+                return Err(RecordError::RecordOverflow);
+            }
+            let total = HEADER_LEN
+                .checked_add(len)
+                .ok_or(RecordError::RecordOverflow)?;
+            if rest.len() < total {
+                return Ok(Step::NeedData);
+            }
+            let start = self
+                .pos
+                .checked_add(HEADER_LEN)
+                .ok_or(RecordError::RecordOverflow)?;
+            if h.content_type == ContentType::CHANGE_CIPHER_SPEC {
+                if !self.ccs_allowed || rest.get(HEADER_LEN..total) != Some(&[1u8][..]) {
+                    return Err(RecordError::UnexpectedChangeCipherSpec);
+                }
+                self.release = total;
+                continue;
+            }
+            if !protected_phase {
+                if h.content_type != ContentType::HANDSHAKE && h.content_type != ContentType::ALERT
+                {
+                    return Err(RecordError::UnexpectedContentType);
+                }
+                if len == 0 {
+                    return Err(RecordError::EmptyFragment);
+                }
+                self.release = total;
+                return Ok(Step::Record {
+                    ct: h.content_type,
+                    protected: false,
+                    start,
+                    len,
+                });
+            }
+            if h.content_type != ContentType::APPLICATION_DATA {
+                return Err(RecordError::UnexpectedContentType);
+            }
+            let ct_len = len.checked_sub(TAG_LEN).ok_or(RecordError::BadRecordMac)?;
+            let keys = self.keys.as_mut().ok_or(RecordError::JobMismatch)?;
+            let nonce = keys.next_nonce()?;
+            let aad = h.encode();
+            self.release = total;
+            if self.offload {
+                let job = OpenJob {
+                    key_id: keys.key_id(),
+                    nonce,
+                    aad,
+                    ciphertext_len: ct_len,
+                };
+                self.pending = Some(Pending {
+                    job,
+                    start,
+                    answered: false,
+                });
+                // Keep the record buffered until the job is answered.
+                self.release = 0;
+                return Ok(Step::Open(job));
+            }
+            let (body, tag) = self
+                .buf
+                .get_mut(start..start.saturating_add(len))
+                .and_then(|r| r.split_at_mut_checked(ct_len))
+                .ok_or(RecordError::JobMismatch)?;
+            let tag: [u8; TAG_LEN] = (&*tag).try_into().map_err(|_| RecordError::BadRecordMac)?;
+            keys.aead()
+                .open_in_place(&nonce, &aad, body, &tag)
+                .map_err(|_| RecordError::BadRecordMac)?;
+            return self.finish_inner(start, ct_len, aad);
+        }
+    }
+
+    /// The buffer of the pending open job: `ciphertext || tag`. Decrypt the ciphertext part in
+    /// place, then call [`complete_open`](Self::complete_open).
+    pub fn job_data_mut(&mut self) -> Option<&mut [u8]> {
+        let p = self.pending?;
+        let end = p
+            .start
+            .checked_add(p.job.ciphertext_len)?
+            .checked_add(TAG_LEN)?;
+        self.buf.get_mut(p.start..end)
+    }
+
+    /// Answers the pending open job: `authentic` is false when the tag did not verify.
+    pub fn complete_open(&mut self, authentic: bool) -> Result<(), RecordError> {
+        let Some(p) = self.pending.as_mut() else {
+            return Err(self.fail(RecordError::JobMismatch));
+        };
+        if p.answered {
+            return Err(self.fail(RecordError::JobMismatch));
+        }
+        if !authentic {
+            return Err(self.fail(RecordError::BadRecordMac));
+        }
+        p.answered = true;
+        let total = p
+            .job
+            .ciphertext_len
+            .saturating_add(TAG_LEN)
+            .saturating_add(HEADER_LEN);
+        self.release = total;
+        Ok(())
+    }
+
+    fn finish_inner(
+        &mut self,
+        start: usize,
+        ct_len: usize,
+        _aad: [u8; HEADER_LEN],
+    ) -> Result<Step, RecordError> {
+        let inner = self
+            .buf
+            .get(start..start.saturating_add(ct_len))
+            .ok_or(RecordError::JobMismatch)?;
+        if inner.len() > self.limits.max_inner_plaintext {
+            return Err(RecordError::RecordOverflow);
+        }
+        let Some(type_at) = inner.iter().rposition(|&b| b != 0) else {
+            return Err(RecordError::NoInnerContentType);
+        };
+        let ct = ContentType(inner.get(type_at).copied().unwrap_or(0));
+        if type_at > MAX_PLAINTEXT {
+            return Err(RecordError::RecordOverflow);
+        }
+        match ct {
+            ContentType::HANDSHAKE | ContentType::ALERT if type_at == 0 => {
+                Err(RecordError::EmptyFragment)
+            }
+            ContentType::HANDSHAKE | ContentType::ALERT | ContentType::APPLICATION_DATA => {
+                if type_at == 0 {
+                    self.empty_run = self.empty_run.saturating_add(1);
+                    if self.empty_run > MAX_EMPTY_RECORDS {
+                        return Err(RecordError::TooManyEmptyRecords);
+                    }
+                } else {
+                    self.empty_run = 0;
+                }
+                Ok(Step::Record {
+                    ct,
+                    protected: true,
+                    start,
+                    len: type_at,
+                })
+            }
+            _ => Err(RecordError::UnexpectedContentType),
+        }
+    }
+}
+
+enum Step {
+    NeedData,
+    Open(OpenJob),
+    Record {
+        ct: ContentType,
+        protected: bool,
+        start: usize,
+        len: usize,
+    },
+}

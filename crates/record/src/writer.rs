@@ -1,0 +1,154 @@
+//! Records out: fragmentation, TLS 1.3 inner plaintext, sealing (inline or as jobs).
+
+use crate::{
+    ContentType, Header, ProtocolVersion, RecordError, TrafficKeys, HEADER_LEN, MAX_PLAINTEXT,
+    TAG_LEN,
+};
+
+/// An AEAD seal the caller must perform in `out`: encrypt `out[start..start + len]` in place
+/// and write the 16-byte tag at `out[start + len..start + len + 16]` (zeros until then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SealJob {
+    /// Which traffic key.
+    pub key_id: u32,
+    /// The per-record nonce.
+    pub nonce: [u8; 12],
+    /// The additional data (the record header).
+    pub aad: [u8; HEADER_LEN],
+    /// Where the inner plaintext starts in the output buffer.
+    pub start: usize,
+    /// Inner plaintext length (content + type byte + padding).
+    pub len: usize,
+}
+
+/// Writes TLS records.
+#[derive(Debug)]
+pub struct RecordWriter {
+    keys: Option<TrafficKeys>,
+    offload: bool,
+    plain_version: ProtocolVersion,
+    max_inner: usize,
+}
+
+impl Default for RecordWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RecordWriter {
+    /// A writer with no keys, inline AEAD, `legacy_record_version` 0x0303.
+    pub fn new() -> Self {
+        Self {
+            keys: None,
+            offload: false,
+            plain_version: ProtocolVersion::TLS12,
+            max_inner: MAX_PLAINTEXT + 1,
+        }
+    }
+
+    /// Installs (or removes) our traffic keys.
+    pub fn set_keys(&mut self, keys: Option<TrafficKeys>) {
+        self.keys = keys;
+    }
+
+    /// The current keys, if any.
+    pub fn keys(&self) -> Option<&TrafficKeys> {
+        self.keys.as_ref()
+    }
+
+    /// In offload mode sealing is left to the caller as [`SealJob`]s.
+    pub fn set_offload(&mut self, offload: bool) {
+        self.offload = offload;
+    }
+
+    /// `legacy_record_version` of unprotected records (0x0301 is allowed for the first
+    /// ClientHello, RFC 8446 §5.1).
+    pub fn set_plain_version(&mut self, v: ProtocolVersion) {
+        self.plain_version = v;
+    }
+
+    /// Applies the peer's record_size_limit (RFC 8449): the largest TLSInnerPlaintext we send.
+    /// Values below 64 are clamped to 64 (the RFC's minimum), above 2^14 + 1 to that.
+    pub fn set_peer_record_size_limit(&mut self, limit: u16) {
+        self.max_inner = usize::from(limit).clamp(64, MAX_PLAINTEXT + 1);
+    }
+
+    /// Writes `data` as one or more records of type `ct` into `out`. Returns the seal jobs to
+    /// perform (offload mode; empty otherwise). Empty application data writes nothing.
+    pub fn write(
+        &mut self,
+        ct: ContentType,
+        data: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Vec<SealJob>, RecordError> {
+        let mut jobs = Vec::new();
+        if data.is_empty() {
+            if ct == ContentType::APPLICATION_DATA {
+                return Ok(jobs);
+            }
+            return Err(RecordError::BadSend);
+        }
+        let protected = self.keys.is_some();
+        let max_content = if protected {
+            self.max_inner.saturating_sub(1)
+        } else {
+            self.max_inner.min(MAX_PLAINTEXT)
+        };
+        for chunk in data.chunks(max_content.max(1)) {
+            if protected {
+                if let Some(job) = self.seal_one(ct, chunk, out)? {
+                    jobs.push(job);
+                }
+            } else {
+                let h = Header {
+                    content_type: ct,
+                    version: self.plain_version,
+                    len: u16::try_from(chunk.len()).map_err(|_| RecordError::BadSend)?,
+                };
+                out.extend_from_slice(&h.encode());
+                out.extend_from_slice(chunk);
+            }
+        }
+        Ok(jobs)
+    }
+
+    fn seal_one(
+        &mut self,
+        ct: ContentType,
+        chunk: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Option<SealJob>, RecordError> {
+        let keys = self.keys.as_mut().ok_or(RecordError::BadSend)?;
+        let inner_len = chunk.len().checked_add(1).ok_or(RecordError::BadSend)?;
+        let rec_len = inner_len.checked_add(TAG_LEN).ok_or(RecordError::BadSend)?;
+        let h = Header {
+            content_type: ContentType::APPLICATION_DATA,
+            version: ProtocolVersion::TLS12,
+            len: u16::try_from(rec_len).map_err(|_| RecordError::BadSend)?,
+        };
+        let aad = h.encode();
+        let nonce = keys.next_nonce()?;
+        out.extend_from_slice(&aad);
+        let start = out.len();
+        out.extend_from_slice(chunk);
+        out.push(ct.0);
+        if self.offload {
+            out.extend_from_slice(&[0u8; TAG_LEN]);
+            return Ok(Some(SealJob {
+                key_id: keys.key_id(),
+                nonce,
+                aad,
+                start,
+                len: inner_len,
+            }));
+        }
+        let body = out.get_mut(start..).ok_or(RecordError::BadSend)?;
+        let tag = keys
+            .aead()
+            .seal_in_place(&nonce, &aad, body)
+            .map_err(|_| RecordError::BadSend)?;
+        out.extend_from_slice(&tag);
+        Ok(None)
+    }
+}

@@ -1,0 +1,369 @@
+//! Record layer: framing under every chunking, inline vs offloaded AEAD, limits and RFC 8446 §5 rules.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
+
+use burrow_crypto::aead::{AeadAlgorithm, AeadKey};
+use burrow_record::*;
+use burrow_testkit::hex;
+
+fn keys(id: u32) -> TrafficKeys {
+    TrafficKeys::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16], &[9u8; 12], id).unwrap()
+}
+
+/// Drains every record from `r`, answering open jobs inline with `key` when offloading.
+fn drain(
+    r: &mut RecordReader,
+    offload_key: Option<&AeadKey>,
+) -> Result<Vec<(u8, Vec<u8>)>, RecordError> {
+    let mut out = Vec::new();
+    loop {
+        match r.next_record()? {
+            Next::NeedData => return Ok(out),
+            Next::Record(p) => out.push((p.content_type.0, p.data.to_vec())),
+            Next::NeedOpen(job) => {
+                let key = offload_key.expect("offload key");
+                let data = r.job_data_mut().unwrap();
+                let (ct, tag) = data.split_at_mut(job.ciphertext_len);
+                let tag: [u8; 16] = (&*tag).try_into().unwrap();
+                let ok = key.open_in_place(&job.nonce, &job.aad, ct, &tag).is_ok();
+                r.complete_open(ok)?;
+            }
+        }
+    }
+}
+
+fn chunkings(len: usize) -> Vec<Vec<usize>> {
+    let mut all = vec![vec![len], vec![1; len]];
+    let mut seed = 0x1234_5678u32;
+    for _ in 0..20 {
+        let mut sizes = Vec::new();
+        let mut left = len;
+        while left > 0 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let n = (1 + (seed >> 16) as usize % 700).min(left);
+            sizes.push(n);
+            left -= n;
+        }
+        all.push(sizes);
+    }
+    all
+}
+
+fn read_all(
+    wire: &[u8],
+    sizes: &[usize],
+    offload: bool,
+) -> Result<Vec<(u8, Vec<u8>)>, RecordError> {
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.set_offload(offload);
+    let key = AeadKey::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16]).unwrap();
+    let mut got = Vec::new();
+    let mut at = 0;
+    for n in sizes {
+        r.feed(&wire[at..at + n])?;
+        at += n;
+        got.extend(drain(&mut r, Some(&key))?);
+    }
+    Ok(got)
+}
+
+fn sample_stream(offload: bool) -> (Vec<u8>, Vec<(u8, Vec<u8>)>) {
+    let mut w = RecordWriter::new();
+    w.set_keys(Some(keys(1)));
+    w.set_offload(offload);
+    let mut wire = Vec::new();
+    let big: Vec<u8> = (0..40_000u32).map(|i| i as u8).collect();
+    let mut expect = Vec::new();
+    for (ct, data) in [
+        (22u8, b"hello".to_vec()),
+        (23, big.clone()),
+        (21, vec![1, 0]),
+    ] {
+        let jobs = w.write(ContentType(ct), &data, &mut wire).unwrap();
+        assert_eq!(jobs.is_empty(), !offload);
+        let key = AeadKey::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16]).unwrap();
+        for j in jobs {
+            let tag = key
+                .seal_in_place(&j.nonce, &j.aad, &mut wire[j.start..j.start + j.len])
+                .unwrap();
+            wire[j.start + j.len..j.start + j.len + 16].copy_from_slice(&tag);
+        }
+        for c in data.chunks(MAX_PLAINTEXT) {
+            expect.push((ct, c.to_vec()));
+        }
+    }
+    (wire, expect)
+}
+
+#[test]
+fn protected_stream_identical_under_all_chunkings_inline_and_offload() {
+    let (wire, expect) = sample_stream(false);
+    let (wire2, _) = sample_stream(true);
+    assert_eq!(
+        wire, wire2,
+        "offloaded sealing must produce the same bytes as inline sealing"
+    );
+    for sizes in chunkings(wire.len()) {
+        assert_eq!(read_all(&wire, &sizes, false).unwrap(), expect);
+        assert_eq!(read_all(&wire, &sizes, true).unwrap(), expect);
+    }
+}
+
+#[test]
+fn rfc8448_server_flight_opens_to_the_trace_plaintext() {
+    let json = burrow_testkit::vectors::read_string("rfc8448/rfc8448.json");
+    let Some(json) = json else { return };
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let field = |name: &str| hex::decode(v["scenarios"]["simple_1rtt"][name].as_str().unwrap());
+    let key = field("server_hs_key");
+    let iv = field("server_hs_iv");
+    let wire = field("record_server_handshake_messages");
+    let plain = field("server_flight_plaintext");
+    for offload in [false, true] {
+        let mut r = RecordReader::new();
+        r.set_keys(Some(
+            TrafficKeys::new(AeadAlgorithm::Aes128Gcm, &key, &iv, 3).unwrap(),
+        ));
+        r.set_offload(offload);
+        r.feed(&wire).unwrap();
+        let k = AeadKey::new(AeadAlgorithm::Aes128Gcm, &key).unwrap();
+        let got = drain(&mut r, Some(&k)).unwrap();
+        assert_eq!(got, vec![(22u8, plain.clone())]);
+    }
+}
+
+fn protected_record(inner: &[u8], _unused: u32) -> Vec<u8> {
+    // Hand-sealed at sequence 0 (nonce = IV) so the inner plaintext can be anything.
+    let key = AeadKey::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16]).unwrap();
+    let h = Header {
+        content_type: ContentType::APPLICATION_DATA,
+        version: ProtocolVersion::TLS12,
+        len: (inner.len() + 16) as u16,
+    };
+    let mut body = inner.to_vec();
+    let tag = key
+        .seal_in_place(&[9u8; 12], &h.encode(), &mut body)
+        .unwrap();
+    let mut rec = h.encode().to_vec();
+    rec.extend_from_slice(&body);
+    rec.extend_from_slice(&tag);
+    rec
+}
+
+fn read_one(wire: &[u8]) -> Result<Vec<(u8, Vec<u8>)>, RecordError> {
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.feed(wire)?;
+    drain(&mut r, None)
+}
+
+#[test]
+fn all_zero_inner_plaintext_is_rejected() {
+    let e = read_one(&protected_record(&[0, 0, 0, 0], 0)).unwrap_err();
+    assert_eq!(e, RecordError::NoInnerContentType);
+    assert_eq!(e.alert(), Some(AlertDescription::UNEXPECTED_MESSAGE));
+}
+
+#[test]
+fn padding_is_stripped() {
+    assert_eq!(
+        read_one(&protected_record(&[b'x', 23, 0, 0, 0], 0)).unwrap(),
+        vec![(23, b"x".to_vec())]
+    );
+}
+
+#[test]
+fn tampered_record_is_bad_record_mac() {
+    let mut rec = protected_record(&[b'x', 23], 0);
+    rec[6] ^= 1;
+    let e = read_one(&rec).unwrap_err();
+    assert_eq!(
+        (e, e.alert()),
+        (
+            RecordError::BadRecordMac,
+            Some(AlertDescription::BAD_RECORD_MAC)
+        )
+    );
+    assert_eq!(e.code(), "TLS_BAD_RECORD_MAC");
+}
+
+#[test]
+fn oversized_records_overflow() {
+    // Plaintext phase: 2^14 + 1 bytes.
+    let mut r = RecordReader::new();
+    r.feed(&[22, 3, 3, 0x40, 0x01]).unwrap();
+    assert_eq!(r.next_record().unwrap_err(), RecordError::RecordOverflow);
+    // Protected phase: 2^14 + 257 bytes.
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.feed(&[23, 3, 3, 0x41, 0x01]).unwrap();
+    let e = r.next_record().unwrap_err();
+    assert_eq!(
+        (e, e.alert()),
+        (
+            RecordError::RecordOverflow,
+            Some(AlertDescription::RECORD_OVERFLOW)
+        )
+    );
+    // Inner plaintext over our advertised record_size_limit.
+    let mut r = RecordReader::new();
+    r.set_limits(ReaderLimits {
+        max_inner_plaintext: 100,
+        ..ReaderLimits::default()
+    });
+    r.set_keys(Some(keys(1)));
+    let mut inner = vec![b'a'; 150];
+    inner.push(23);
+    r.feed(&protected_record(&inner, 0)).unwrap();
+    assert_eq!(r.next_record().unwrap_err(), RecordError::RecordOverflow);
+}
+
+#[test]
+fn ccs_only_where_allowed_and_only_01() {
+    let mut r = RecordReader::new();
+    r.feed(&[20, 3, 3, 0, 1, 1]).unwrap();
+    assert_eq!(
+        r.next_record().unwrap_err(),
+        RecordError::UnexpectedChangeCipherSpec
+    );
+    let mut r = RecordReader::new();
+    r.set_ccs_allowed(true);
+    r.feed(&[20, 3, 3, 0, 1, 1, 22, 3, 3, 0, 1, 9]).unwrap();
+    assert_eq!(drain(&mut r, None).unwrap(), vec![(22, vec![9])]);
+    let mut r = RecordReader::new();
+    r.set_ccs_allowed(true);
+    r.feed(&[20, 3, 3, 0, 1, 2]).unwrap();
+    assert_eq!(
+        r.next_record().unwrap_err(),
+        RecordError::UnexpectedChangeCipherSpec
+    );
+}
+
+#[test]
+fn plaintext_rules() {
+    for bad in [[23u8, 3, 3, 0, 1, 0], [24, 3, 3, 0, 1, 0]] {
+        let mut r = RecordReader::new();
+        r.feed(&bad).unwrap();
+        assert_eq!(
+            r.next_record().unwrap_err(),
+            RecordError::UnexpectedContentType
+        );
+    }
+    let mut r = RecordReader::new();
+    r.feed(&[22, 3, 3, 0, 0]).unwrap();
+    assert_eq!(r.next_record().unwrap_err(), RecordError::EmptyFragment);
+    let mut r = RecordReader::new();
+    r.feed(b"HTTP/1.1 400").unwrap();
+    assert_eq!(r.next_record().unwrap_err().code(), "TLS_NOT_TLS");
+}
+
+#[test]
+fn empty_record_flood_is_capped() {
+    let mut w = RecordWriter::new();
+    w.set_keys(Some(keys(1)));
+    let mut wire = Vec::new();
+    // Empty application data records must be hand-made: the writer never sends them.
+    let key = AeadKey::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16]).unwrap();
+    for seq in 0..(MAX_EMPTY_RECORDS as u64 + 1) {
+        let mut nonce = [9u8; 12];
+        for (d, b) in nonce[4..].iter_mut().zip(seq.to_be_bytes()) {
+            *d ^= b;
+        }
+        let h = Header {
+            content_type: ContentType::APPLICATION_DATA,
+            version: ProtocolVersion::TLS12,
+            len: 17,
+        };
+        let mut body = vec![23u8];
+        let tag = key.seal_in_place(&nonce, &h.encode(), &mut body).unwrap();
+        wire.extend_from_slice(&h.encode());
+        wire.extend_from_slice(&body);
+        wire.extend_from_slice(&tag);
+    }
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.feed(&wire).unwrap();
+    for _ in 0..MAX_EMPTY_RECORDS {
+        assert!(matches!(r.next_record().unwrap(), Next::Record(p) if p.data.is_empty()));
+    }
+    assert_eq!(
+        r.next_record().unwrap_err(),
+        RecordError::TooManyEmptyRecords
+    );
+    assert!(w
+        .write(ContentType::APPLICATION_DATA, &[], &mut Vec::new())
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn record_size_limit_fragments_outbound() {
+    let mut w = RecordWriter::new();
+    w.set_keys(Some(keys(1)));
+    w.set_peer_record_size_limit(100);
+    let mut wire = Vec::new();
+    let _ = w
+        .write(ContentType::APPLICATION_DATA, &[5u8; 250], &mut wire)
+        .unwrap();
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.feed(&wire).unwrap();
+    let got = drain(&mut r, None).unwrap();
+    assert_eq!(
+        got.iter().map(|(_, d)| d.len()).collect::<Vec<_>>(),
+        vec![99, 99, 52]
+    );
+}
+
+#[test]
+fn buffer_is_bounded_and_errors_stick() {
+    let mut r = RecordReader::new();
+    r.set_limits(ReaderLimits {
+        max_buffer: 10,
+        ..ReaderLimits::default()
+    });
+    assert_eq!(r.feed(&[0u8; 11]).unwrap_err(), RecordError::BufferFull);
+    let mut r = RecordReader::new();
+    r.feed(&[9, 9, 9, 9, 9]).unwrap();
+    assert!(r.next_record().is_err());
+    r.feed(&[22, 3, 3, 0, 1, 1]).unwrap();
+    assert!(r.next_record().is_err(), "errors are sticky");
+}
+
+#[test]
+fn offload_rejects_unauthentic_and_unsolicited_answers() {
+    let mut r = RecordReader::new();
+    assert_eq!(r.complete_open(true).unwrap_err(), RecordError::JobMismatch);
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.set_offload(true);
+    r.feed(&protected_record(&[b'x', 23], 0)).unwrap();
+    let Next::NeedOpen(job) = r.next_record().unwrap() else {
+        panic!("job expected")
+    };
+    assert_eq!(job.key_id, 1);
+    assert_eq!(job.nonce, [9u8; 12]);
+    assert_eq!(
+        r.complete_open(false).unwrap_err(),
+        RecordError::BadRecordMac
+    );
+}
+
+#[test]
+fn first_client_hello_may_use_0301() {
+    let mut w = RecordWriter::new();
+    w.set_plain_version(ProtocolVersion::TLS10);
+    let mut wire = Vec::new();
+    let _ = w
+        .write(ContentType::HANDSHAKE, &[1, 0, 0, 0], &mut wire)
+        .unwrap();
+    assert_eq!(&wire[..5], &[22, 3, 1, 0, 4]);
+}
