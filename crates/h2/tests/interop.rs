@@ -14,6 +14,8 @@
     clippy::cast_possible_truncation
 )]
 // The test harness (not the sans-IO crate) reads the wall clock to see when data arrives.
+
+// The test harness (not the sans-IO crate) reads the wall clock to see when data arrives.
 #![allow(clippy::disallowed_methods)]
 
 mod common;
