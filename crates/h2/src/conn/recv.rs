@@ -42,6 +42,12 @@ impl Connection {
         }
         let frame = match Frame::decode(head, payload) {
             Ok(f) => f,
+            // A HEADERS frame refused as a stream error still carries a header block that the
+            // peer's HPACK encoder counted on us decoding: without it the tables would drift.
+            // "An endpoint MAY choose to treat a stream error as a connection error" (§5.4.1).
+            Err(e) if head.kind == FrameType::HEADERS => {
+                return Err(Error::conn(e.kind(), e.reason()))
+            }
             Err(e) => return self.stream_or_conn_error(e),
         };
         match frame {
@@ -78,6 +84,10 @@ impl Connection {
 
     /// Sends RST_STREAM for `id`, forgets the stream and reports the error (if it was open).
     pub(super) fn reset_with_error(&mut self, id: StreamId, e: Error) {
+        // Never RST_STREAM an idle stream (that would be our protocol error).
+        if matches!(self.known(id), Known::Idle) {
+            return;
+        }
         RstStream {
             stream_id: id,
             reason: e.reason(),
