@@ -430,3 +430,122 @@ fn errors_have_codes_and_advice() {
         .iter()
         .any(|(h, _)| h.kind == FrameType::GOAWAY));
 }
+
+#[test]
+fn stream_state_machine() {
+    let mut c = Connection::new(Config::default());
+    let mut s = Script::new();
+    server_hello(&mut s);
+    assert!(feed(&mut c, &s.take()).1.is_none());
+    let mut post = get("/up");
+    post[0] = Header::new(":method", "POST");
+    // idle -> open (HEADERS without END_STREAM).
+    let a = c.send_request(&post, false).unwrap();
+    assert_eq!(c.stream_state(a), Some(StreamState::Open));
+    // open -> half-closed (local) (DATA with END_STREAM).
+    assert_eq!(c.send_data(a, b"body", true).unwrap(), 4);
+    assert_eq!(c.stream_state(a), Some(StreamState::HalfClosedLocal));
+    // Sending more is refused: our side is closed.
+    assert_eq!(
+        c.send_data(a, b"more", false).unwrap_err().kind(),
+        Kind::UnknownStream
+    );
+    // half-closed (local) -> closed (server END_STREAM).
+    s.headers(a.0, &[(":status", "200")], true);
+    assert!(feed(&mut c, &s.take()).1.is_none());
+    assert_eq!(c.stream_state(a), None);
+
+    // idle -> open -> half-closed (remote) (the server answers before our body ends) -> closed
+    // (our trailers end it).
+    let b = c.send_request(&post, false).unwrap();
+    s.headers(b.0, &[(":status", "413")], true);
+    assert!(feed(&mut c, &s.take()).1.is_none());
+    assert_eq!(c.stream_state(b), Some(StreamState::HalfClosedRemote));
+    c.send_trailers(b, &[Header::new("x-checksum", "abc")])
+        .unwrap();
+    assert_eq!(c.stream_state(b), None);
+    let out = c.take_transmit();
+    let hs: Vec<_> = client_frames(&out)
+        .into_iter()
+        .filter(|(h, _)| h.kind == FrameType::HEADERS)
+        .collect();
+    let last = hs.last().unwrap();
+    assert_eq!(last.0.stream_id, b);
+    assert_eq!(
+        last.0.flags & 0x5,
+        0x5,
+        "trailers carry END_STREAM and END_HEADERS"
+    );
+
+    // A GET is half-closed (local) at once; a user reset closes it and late frames are ignored.
+    let g = c.send_request(&get("/"), true).unwrap();
+    assert_eq!(c.stream_state(g), Some(StreamState::HalfClosedLocal));
+    c.reset(g, Reason::CANCEL).unwrap();
+    assert_eq!(c.stream_state(g), None);
+    assert_eq!(
+        c.reset(g, Reason::CANCEL).unwrap_err().kind(),
+        Kind::UnknownStream
+    );
+    s.headers(g.0, &[(":status", "200")], false)
+        .data(g.0, b"late", true);
+    let (events, err) = feed(&mut c, &s.take());
+    assert!(err.is_none() && events.is_empty(), "{events:?} {err:?}");
+    // HPACK stayed in step through the ignored HEADERS: a new stream decodes fine.
+    let h = c.send_request(&get("/"), true).unwrap();
+    s.headers(h.0, &[(":status", "200"), ("x-after", "1")], true);
+    let (events, _) = feed(&mut c, &s.take());
+    assert!(
+        matches!(&events[0], Event::Headers { headers, .. } if headers[0] == Header::new("x-after", "1"))
+    );
+}
+
+#[test]
+fn invalid_requests_are_refused_before_sending() {
+    let mut c = Connection::new(Config::default());
+    let _ = c.take_transmit();
+    let bad: Vec<Vec<Header>> = vec![
+        vec![Header::new(":method", "GET"), Header::new(":path", "/")],
+        vec![Header::new(":scheme", "https"), Header::new(":path", "/")],
+        vec![
+            Header::new(":method", "GET"),
+            Header::new(":scheme", "https"),
+            Header::new(":path", "/"),
+            Header::new("Host", "x"),
+        ],
+        vec![
+            Header::new(":method", "GET"),
+            Header::new(":scheme", "https"),
+            Header::new(":path", "/"),
+            Header::new("connection", "keep-alive"),
+        ],
+        vec![
+            Header::new(":method", "GET"),
+            Header::new(":scheme", "https"),
+            Header::new("accept", "*/*"),
+            Header::new(":path", "/"),
+        ],
+        vec![
+            Header::new(":method", "GET"),
+            Header::new(":scheme", "https"),
+            Header::new(":path", "/"),
+            Header::new("te", "gzip"),
+        ],
+    ];
+    for h in bad {
+        let e = c.send_request(&h, true).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.initiator()),
+            (Kind::InvalidRequestHeaders, burrow_h2::Initiator::User),
+            "{h:?}"
+        );
+    }
+    assert!(
+        c.take_transmit().is_empty(),
+        "nothing was sent for refused requests"
+    );
+    let connect = vec![
+        Header::new(":method", "CONNECT"),
+        Header::new(":authority", "example.com:443"),
+    ];
+    assert_eq!(c.send_request(&connect, false).unwrap(), StreamId(1));
+}
