@@ -549,3 +549,32 @@ fn invalid_requests_are_refused_before_sending() {
     ];
     assert_eq!(c.send_request(&connect, false).unwrap(), StreamId(1));
 }
+
+#[test]
+fn large_request_headers_use_continuation() {
+    let mut c = Connection::new(Config::default());
+    let _ = c.take_transmit();
+    let mut h = get("/");
+    let big = "~".repeat(40_000); // Huffman would be longer: sent raw
+    h.push(Header::new("cookie", big.clone()));
+    let id = c.send_request(&h, true).unwrap();
+    let out = c.take_transmit();
+    let frames = client_frames(&out);
+    let kinds: Vec<_> = frames.iter().map(|(h, _)| (h.kind, h.flags)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (FrameType::HEADERS, 0x1),
+            (FrameType::CONTINUATION, 0),
+            (FrameType::CONTINUATION, 0x4)
+        ],
+        "HEADERS (END_STREAM) + CONTINUATION + CONTINUATION (END_HEADERS)"
+    );
+    assert!(frames
+        .iter()
+        .all(|(h, _)| h.length <= 16_384 && h.stream_id == id));
+    let block: Vec<u8> = frames.iter().flat_map(|(_, p)| p.clone()).collect();
+    let mut d = burrow_h2::hpack::Decoder::new(4096);
+    d.set_max_header_list_size(1 << 20);
+    assert_eq!(d.decode(&block).unwrap(), h);
+}

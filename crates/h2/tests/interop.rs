@@ -212,6 +212,14 @@ fn caddy_1k_and_4m_with_64k_window() {
 }
 
 #[test]
+fn haproxy_and_other_nginx_ports_1k_and_4m() {
+    // HAProxy's own HTTP/2 stack (backend nginx), and nginx over TLS 1.3 only / TLS 1.2 only.
+    for peer in ["HAPROXY", "TLS13", "TLS12"] {
+        small_and_4m(peer, "4m.bin");
+    }
+}
+
+#[test]
 fn caddy_gzip_when_asked() {
     let Some(peers) = Peers::load("CADDY") else {
         return;
