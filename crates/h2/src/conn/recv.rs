@@ -54,7 +54,7 @@ impl Connection {
             Frame::Data(f) => self.recv_data(f),
             Frame::Headers(f) => self.recv_headers(f),
             Frame::Continuation(f) => self.recv_continuation(f),
-            Frame::Priority(f) => self.check_not_idle_or_any(f.stream_id),
+            Frame::Priority(f) => self.recv_priority(f.stream_id),
             Frame::RstStream(f) => self.recv_rst(f),
             Frame::Settings(f) => self.recv_settings(f),
             // "An endpoint that has set SETTINGS_ENABLE_PUSH to 0 ... MUST treat the receipt of a
@@ -111,8 +111,9 @@ impl Connection {
         }
     }
 
-    /// PRIORITY is ignored (RFC 9113 §5.3.2); it may name any stream, even an idle one.
-    fn check_not_idle_or_any(&mut self, _id: StreamId) -> Result<(), Error> {
+    /// PRIORITY is ignored (RFC 9113 §5.3.2: the signals are deprecated); it may name any
+    /// stream, even an idle one. Its length and self-dependency were checked on decode.
+    fn recv_priority(&mut self, _id: StreamId) -> Result<(), Error> {
         Ok(())
     }
 

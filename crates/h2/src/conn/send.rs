@@ -168,7 +168,8 @@ impl Connection {
         Ok(())
     }
 
-    /// Sends a PING; `Event::PingAcked` reports the answer.
+    /// Sends a PING; `Event::PingAcked` reports the answer. At most
+    /// `Limits::max_outstanding_pings` may be unanswered (else a `PingFlood` user error).
     pub fn ping(&mut self, payload: [u8; 8]) -> Result<(), Error> {
         self.check_open()?;
         if self.outstanding_pings.len() >= self.config.limits.max_outstanding_pings {
