@@ -1,0 +1,484 @@
+//! The connection: bytes and time in, events and bytes out.
+
+use crate::state::{ExpectServerHello, State};
+use crate::suites::Suite;
+use crate::{
+    Answer, CipherSuite, Error, HandshakeType, NamedGroup, Profile, SignatureCheck, Ticket,
+    VerifyRequest,
+};
+use burrow_crypto::kx::Group;
+use burrow_record::{
+    AlertDescription, AlertLevel, ContentType, Next, ProtocolVersion, ReaderLimits, RecordReader,
+    RecordWriter,
+};
+use std::collections::VecDeque;
+
+/// What the client is configured to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The ClientHello shape.
+    pub profile: Profile,
+    /// The DNS name to send as SNI and hand to the verifier (`None` for IP literals).
+    pub server_name: Option<String>,
+    /// Who checks the CertificateVerify signature.
+    pub signature_check: SignatureCheck,
+    /// A ticket to offer for PSK resumption (psk_dhe_ke only).
+    pub resumption: Option<Ticket>,
+    /// Largest handshake message accepted (bytes).
+    pub max_handshake_message: usize,
+}
+
+impl Config {
+    /// A config with `profile` for `server_name`.
+    pub fn new(profile: Profile, server_name: Option<&str>) -> Self {
+        Self {
+            profile,
+            server_name: server_name.map(str::to_string),
+            signature_check: SignatureCheck::Inline,
+            resumption: None,
+            max_handshake_message: 128 * 1024,
+        }
+    }
+}
+
+/// The randomness a connection needs, drawn by the caller (the core draws none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entropy {
+    /// ClientHello.random.
+    pub client_random: [u8; 32],
+    /// legacy_session_id (used in compatibility mode).
+    pub session_id: [u8; 32],
+    /// One seed per `profile.key_shares` entry (`Group::seed_len` bytes each).
+    pub key_share_seeds: Vec<Vec<u8>>,
+    /// Seed for a key share a HelloRetryRequest may ask for (up to 96 bytes; a retry to a group
+    /// needing more fails).
+    pub retry_seed: Vec<u8>,
+}
+
+impl Entropy {
+    /// How many random bytes [`from_pool`](Self::from_pool) takes for `profile`.
+    pub fn pool_len(profile: &Profile) -> usize {
+        let shares: usize = profile
+            .key_shares
+            .iter()
+            .map(|g| Group::from_codepoint(g.0).map_or(0, Group::seed_len))
+            .fold(0, usize::saturating_add);
+        let sid = if profile.compatibility_mode { 32 } else { 0 };
+        32usize
+            .saturating_add(sid)
+            .saturating_add(shares)
+            .saturating_add(96)
+    }
+
+    /// Slices a pool of random bytes in order: client random, session id (compatibility mode
+    /// only), each key share seed, then the retry seed (whatever remains, at most 96 bytes).
+    pub fn from_pool(profile: &Profile, pool: &[u8]) -> Result<Self, Error> {
+        let mut rest = pool;
+        let mut take = |n: usize| -> Result<&[u8], Error> {
+            let (a, b) = rest.split_at_checked(n).ok_or(Error::Misuse)?;
+            rest = b;
+            Ok(a)
+        };
+        let client_random: [u8; 32] = take(32)?.try_into().map_err(|_| Error::Misuse)?;
+        let mut session_id = [0u8; 32];
+        if profile.compatibility_mode {
+            session_id.copy_from_slice(take(32)?);
+        }
+        let mut key_share_seeds = Vec::new();
+        for g in &profile.key_shares {
+            let group = Group::from_codepoint(g.0).ok_or(Error::Misuse)?;
+            key_share_seeds.push(take(group.seed_len())?.to_vec());
+        }
+        let retry_seed = rest.get(..rest.len().min(96)).unwrap_or(&[]).to_vec();
+        Ok(Self {
+            client_random,
+            session_id,
+            key_share_seeds,
+            retry_seed,
+        })
+    }
+}
+
+/// What the handshake negotiated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandshakeSummary {
+    /// The cipher suite.
+    pub cipher_suite: CipherSuite,
+    /// The key exchange group.
+    pub group: NamedGroup,
+    /// The ALPN protocol, if any.
+    pub alpn: Option<Vec<u8>>,
+    /// Whether a ticket was accepted (PSK resumption).
+    pub resumed: bool,
+    /// Whether the server sent a HelloRetryRequest.
+    pub hello_retry: bool,
+    /// Whether the server accepted the (empty) early data indication.
+    pub early_data_accepted: bool,
+}
+
+/// Something the caller must act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event {
+    /// Nothing to do until more bytes are fed or a request is answered.
+    NeedData,
+    /// Bytes are waiting in [`Connection::take_transmit`].
+    Transmit,
+    /// Validate the server's certificate chain; answer with [`Connection::complete`].
+    NeedVerify(VerifyRequest),
+    /// The handshake finished; application data may flow.
+    HandshakeDone(HandshakeSummary),
+    /// Application data from the server.
+    Plaintext(Vec<u8>),
+    /// A ticket for resuming a later connection to the same server.
+    NewSessionTicket(Ticket),
+    /// The server sent close_notify; nothing more will be read.
+    PeerClosed,
+}
+
+/// Everything the handshake steps touch besides their own state.
+pub(crate) struct Io {
+    pub(crate) config: Config,
+    pub(crate) reader: RecordReader,
+    pub(crate) writer: RecordWriter,
+    pub(crate) out: Vec<u8>,
+    pub(crate) events: VecDeque<Event>,
+    pub(crate) now_ms: u64,
+    next_key_id: u32,
+    read_keys_changed: bool,
+    ccs_sent: bool,
+}
+
+impl Io {
+    pub(crate) fn send_handshake(&mut self, msg: &[u8]) -> Result<(), Error> {
+        let jobs = self
+            .writer
+            .write(ContentType::HANDSHAKE, msg, &mut self.out)?;
+        if jobs.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Internal)
+        }
+    }
+
+    pub(crate) fn plain_version_after_first_hello(&mut self) {
+        self.writer.set_plain_version(ProtocolVersion::TLS12);
+    }
+
+    pub(crate) fn send_ccs_once(&mut self) {
+        if !self.ccs_sent {
+            self.ccs_sent = true;
+            self.out.extend_from_slice(&[20, 3, 3, 0, 1, 1]);
+        }
+    }
+
+    fn key_id(&mut self) -> u32 {
+        self.next_key_id = self.next_key_id.wrapping_add(1);
+        self.next_key_id
+    }
+
+    pub(crate) fn set_read_keys(&mut self, suite: Suite, secret: &[u8]) -> Result<(), Error> {
+        let id = self.key_id();
+        self.reader
+            .set_keys(Some(crate::keyschedule::traffic_keys(suite, secret, id)?));
+        self.read_keys_changed = true;
+        Ok(())
+    }
+
+    pub(crate) fn set_write_keys(&mut self, suite: Suite, secret: &[u8]) -> Result<(), Error> {
+        let id = self.key_id();
+        self.writer
+            .set_keys(Some(crate::keyschedule::traffic_keys(suite, secret, id)?));
+        Ok(())
+    }
+}
+
+/// A TLS 1.3 client connection, sans-IO.
+///
+/// Call order: [`new`](Self::new) (queues the ClientHello) → loop { write out
+/// [`take_transmit`](Self::take_transmit); [`poll_event`](Self::poll_event) until
+/// [`Event::NeedData`]; answer requests with [`complete`](Self::complete); read from the
+/// transport and [`feed`](Self::feed) }. After an error, still flush `take_transmit`: it holds
+/// the alert.
+pub struct Connection {
+    io: Io,
+    state: State,
+    hs_buf: Vec<u8>,
+    reported: usize,
+    error: Option<Error>,
+    peer_closed: bool,
+    we_closed: bool,
+}
+
+impl core::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Connection")
+            .field("error", &self.error)
+            .field("peer_closed", &self.peer_closed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Connection {
+    /// Starts a handshake: the ClientHello is ready in [`take_transmit`](Self::take_transmit).
+    /// `now_ms` (Unix milliseconds) dates the ticket age if a ticket is offered.
+    pub fn new(config: Config, entropy: Entropy, now_ms: u64) -> Result<Self, Error> {
+        let mut reader = RecordReader::new();
+        let limits = ReaderLimits {
+            max_inner_plaintext: config
+                .profile
+                .record_size_limit
+                .map_or(burrow_record::MAX_PLAINTEXT + 1, |l| {
+                    usize::from(l).min(burrow_record::MAX_PLAINTEXT + 1)
+                }),
+            ..ReaderLimits::default()
+        };
+        reader.set_limits(limits);
+        let mut writer = RecordWriter::new();
+        writer.set_plain_version(ProtocolVersion::TLS10);
+        let mut io = Io {
+            config,
+            reader,
+            writer,
+            out: Vec::new(),
+            events: VecDeque::new(),
+            now_ms,
+            next_key_id: 0,
+            read_keys_changed: false,
+            ccs_sent: false,
+        };
+        let start = ExpectServerHello::start(entropy, &mut io)?;
+        Ok(Self {
+            io,
+            state: State::ExpectServerHello(Box::new(start)),
+            hs_buf: Vec::new(),
+            reported: 0,
+            error: None,
+            peer_closed: false,
+            we_closed: false,
+        })
+    }
+
+    /// Bytes read from the transport. Bytes after the server's close_notify are ignored
+    /// (RFC 8446 §6.1).
+    pub fn feed(&mut self, data: &[u8]) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.peer_closed {
+            return Ok(());
+        }
+        let r = self.io.reader.feed(data).map_err(Error::Record);
+        r.or_else(|e| self.fail(e))
+    }
+
+    /// The next event. `now_ms` is the current Unix time in milliseconds.
+    pub fn poll_event(&mut self, now_ms: u64) -> Result<Event, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.io.now_ms = now_ms;
+        match self.poll_inner() {
+            Ok(ev) => Ok(ev),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn poll_inner(&mut self) -> Result<Event, Error> {
+        loop {
+            if self.io.out.len() > self.reported {
+                self.reported = self.io.out.len();
+                return Ok(Event::Transmit);
+            }
+            if let Some(ev) = self.io.events.pop_front() {
+                return Ok(ev);
+            }
+            if self.state.awaiting_answer() || self.peer_closed {
+                return Ok(Event::NeedData);
+            }
+            if self.process_buffered_message()? {
+                continue;
+            }
+            self.io
+                .reader
+                .set_ccs_allowed(self.state.before_server_finished());
+            let rec = match self.io.reader.next_record()? {
+                Next::NeedData => return Ok(Event::NeedData),
+                Next::NeedOpen(_) => return Err(Error::Internal),
+                Next::Record(r) => r,
+            };
+            let (ct, data) = (rec.content_type, rec.data);
+            if !self.hs_buf.is_empty() && ct != ContentType::HANDSHAKE {
+                return Err(Error::UnexpectedMessage);
+            }
+            match ct {
+                ContentType::HANDSHAKE => {
+                    let total = self.hs_buf.len().saturating_add(data.len());
+                    if total > self.io.config.max_handshake_message.saturating_add(4) {
+                        return Err(Error::MessageTooLarge);
+                    }
+                    self.hs_buf.extend_from_slice(data);
+                }
+                ContentType::ALERT => {
+                    let &[level, desc] = data else {
+                        return Err(Error::Decode);
+                    };
+                    let (level, desc) = (AlertLevel(level), AlertDescription(desc));
+                    if desc == AlertDescription::CLOSE_NOTIFY {
+                        self.peer_closed = true;
+                        return Ok(Event::PeerClosed);
+                    }
+                    if desc == AlertDescription::USER_CANCELED && level == AlertLevel::WARNING {
+                        continue;
+                    }
+                    return Err(Error::PeerAlert(desc));
+                }
+                ContentType::APPLICATION_DATA => {
+                    let Some(t) = self.state.traffic_mut() else {
+                        return Err(Error::UnexpectedMessage);
+                    };
+                    t.saw_data();
+                    if data.is_empty() {
+                        continue;
+                    }
+                    return Ok(Event::Plaintext(data.to_vec()));
+                }
+                _ => return Err(Error::UnexpectedMessage),
+            }
+        }
+    }
+
+    /// Handles one whole buffered handshake message, if there is one.
+    fn process_buffered_message(&mut self) -> Result<bool, Error> {
+        let Some(&[typ, a, b, c]) = self.hs_buf.get(..4) else {
+            return Ok(false);
+        };
+        let len = usize::try_from(u32::from_be_bytes([0, a, b, c])).map_err(|_| Error::Decode)?;
+        if len > self.io.config.max_handshake_message {
+            return Err(Error::MessageTooLarge);
+        }
+        let total = len.checked_add(4).ok_or(Error::Decode)?;
+        if self.hs_buf.len() < total {
+            return Ok(false);
+        }
+        let msg: Vec<u8> = self.hs_buf.drain(..total).collect();
+        self.io.read_keys_changed = false;
+        let state = core::mem::replace(&mut self.state, State::Dead);
+        self.state = state.handle(HandshakeType(typ), &msg, &mut self.io)?;
+        // RFC 8446 §5.1: handshake messages must not span a key change.
+        if self.io.read_keys_changed && !self.hs_buf.is_empty() {
+            return Err(Error::UnexpectedMessage);
+        }
+        Ok(true)
+    }
+
+    /// Answers the outstanding [`Event::NeedVerify`].
+    pub fn complete(&mut self, answer: Answer) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if !self.state.awaiting_answer() {
+            return Err(Error::Misuse);
+        }
+        let state = core::mem::replace(&mut self.state, State::Dead);
+        match state.complete(answer) {
+            Ok(s) => {
+                self.state = s;
+                Ok(())
+            }
+            Err(e) => self.fail::<()>(e),
+        }
+    }
+
+    /// Queues application data (after [`Event::HandshakeDone`]).
+    pub fn send(&mut self, plaintext: &[u8]) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.we_closed {
+            return Err(Error::Closed);
+        }
+        if !self.state.is_traffic() {
+            return Err(Error::Misuse);
+        }
+        let jobs =
+            self.io
+                .writer
+                .write(ContentType::APPLICATION_DATA, plaintext, &mut self.io.out)?;
+        if !jobs.is_empty() {
+            return Err(Error::Internal);
+        }
+        Ok(())
+    }
+
+    /// Sends a KeyUpdate (optionally asking the server to update too).
+    pub fn update_keys(&mut self, request_peer: bool) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let Some(t) = self.state.traffic_mut() else {
+            return Err(Error::Misuse);
+        };
+        t.update_ours(request_peer, &mut self.io)
+    }
+
+    /// Queues close_notify. Further `send` calls fail.
+    pub fn close(&mut self) {
+        if !self.we_closed && self.error.is_none() {
+            self.we_closed = true;
+            self.write_alert(AlertLevel::WARNING, AlertDescription::CLOSE_NOTIFY);
+        }
+    }
+
+    /// Exported keying material (RFC 8446 §7.5), after the handshake.
+    pub fn export_keying_material(
+        &self,
+        label: &[u8],
+        context: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        match &self.state {
+            State::Traffic(t) => t.export(label, context, out),
+            _ => Err(Error::Misuse),
+        }
+    }
+
+    /// Takes the bytes to write to the transport.
+    pub fn take_transmit(&mut self) -> Vec<u8> {
+        self.reported = 0;
+        core::mem::take(&mut self.io.out)
+    }
+
+    /// Whether the server has sent close_notify.
+    pub fn peer_closed(&self) -> bool {
+        self.peer_closed
+    }
+
+    /// The error the connection failed with, if any.
+    pub fn error(&self) -> Option<Error> {
+        self.error
+    }
+
+    fn write_alert(&mut self, level: AlertLevel, desc: AlertDescription) {
+        // Best effort: an alert that cannot be written is not sent.
+        let _ = self
+            .io
+            .writer
+            .write(ContentType::ALERT, &[level.0, desc.0], &mut self.io.out);
+    }
+
+    /// The one error path: send the alert derived from the error, then stick.
+    fn fail<T>(&mut self, e: Error) -> Result<T, Error> {
+        if e == Error::Misuse {
+            return Err(e);
+        }
+        if self.error.is_none() {
+            if let Some(a) = e.alert() {
+                self.write_alert(AlertLevel::FATAL, a);
+            }
+            self.error = Some(e);
+            self.state = State::Dead;
+        }
+        Err(e)
+    }
+}

@@ -1,0 +1,145 @@
+//! Open newtypes for the TLS registries the handshake uses. Any value round-trips.
+
+macro_rules! open_u16 {
+    ($(#[$m:meta])* $name:ident { $($(#[$cm:meta])* $c:ident = $v:expr),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u16);
+        impl $name {
+            $($(#[$cm])* pub const $c: Self = Self($v);)*
+        }
+    };
+}
+
+open_u16!(
+    /// TLS cipher suite (RFC 8446 §B.4).
+    CipherSuite {
+        /// TLS_AES_128_GCM_SHA256.
+        TLS13_AES_128_GCM_SHA256 = 0x1301,
+        /// TLS_AES_256_GCM_SHA384.
+        TLS13_AES_256_GCM_SHA384 = 0x1302,
+        /// TLS_CHACHA20_POLY1305_SHA256.
+        TLS13_CHACHA20_POLY1305_SHA256 = 0x1303,
+    }
+);
+
+open_u16!(
+    /// Supported group (RFC 8446 §4.2.7).
+    NamedGroup {
+        /// secp256r1.
+        SECP256R1 = 0x0017,
+        /// secp384r1.
+        SECP384R1 = 0x0018,
+        /// secp521r1.
+        SECP521R1 = 0x0019,
+        /// x25519.
+        X25519 = 0x001d,
+        /// ffdhe2048.
+        FFDHE2048 = 0x0100,
+        /// X25519MLKEM768.
+        X25519MLKEM768 = 0x11ec,
+    }
+);
+
+open_u16!(
+    /// Signature scheme (RFC 8446 §4.2.3).
+    SignatureScheme {
+        /// rsa_pkcs1_sha256 (certificates only in TLS 1.3).
+        RSA_PKCS1_SHA256 = 0x0401,
+        /// rsa_pkcs1_sha384.
+        RSA_PKCS1_SHA384 = 0x0501,
+        /// rsa_pkcs1_sha512.
+        RSA_PKCS1_SHA512 = 0x0601,
+        /// ecdsa_secp256r1_sha256.
+        ECDSA_SECP256R1_SHA256 = 0x0403,
+        /// ecdsa_secp384r1_sha384.
+        ECDSA_SECP384R1_SHA384 = 0x0503,
+        /// ecdsa_secp521r1_sha512.
+        ECDSA_SECP521R1_SHA512 = 0x0603,
+        /// rsa_pss_rsae_sha256.
+        RSA_PSS_RSAE_SHA256 = 0x0804,
+        /// rsa_pss_rsae_sha384.
+        RSA_PSS_RSAE_SHA384 = 0x0805,
+        /// rsa_pss_rsae_sha512.
+        RSA_PSS_RSAE_SHA512 = 0x0806,
+        /// ed25519.
+        ED25519 = 0x0807,
+        /// rsa_pss_pss_sha256.
+        RSA_PSS_PSS_SHA256 = 0x0809,
+        /// rsa_pss_pss_sha384.
+        RSA_PSS_PSS_SHA384 = 0x080a,
+        /// rsa_pss_pss_sha512.
+        RSA_PSS_PSS_SHA512 = 0x080b,
+    }
+);
+
+open_u16!(
+    /// Extension type (RFC 8446 §4.2 and others).
+    ExtensionType {
+        /// server_name.
+        SERVER_NAME = 0,
+        /// status_request.
+        STATUS_REQUEST = 5,
+        /// supported_groups.
+        SUPPORTED_GROUPS = 10,
+        /// signature_algorithms.
+        SIGNATURE_ALGORITHMS = 13,
+        /// application_layer_protocol_negotiation.
+        ALPN = 16,
+        /// signed_certificate_timestamp.
+        SCT = 18,
+        /// padding.
+        PADDING = 21,
+        /// extended_master_secret.
+        EXTENDED_MASTER_SECRET = 23,
+        /// record_size_limit.
+        RECORD_SIZE_LIMIT = 28,
+        /// session_ticket (TLS 1.2).
+        SESSION_TICKET = 35,
+        /// pre_shared_key.
+        PRE_SHARED_KEY = 41,
+        /// early_data.
+        EARLY_DATA = 42,
+        /// supported_versions.
+        SUPPORTED_VERSIONS = 43,
+        /// cookie.
+        COOKIE = 44,
+        /// psk_key_exchange_modes.
+        PSK_KEY_EXCHANGE_MODES = 45,
+        /// signature_algorithms_cert.
+        SIGNATURE_ALGORITHMS_CERT = 50,
+        /// key_share.
+        KEY_SHARE = 51,
+        /// renegotiation_info.
+        RENEGOTIATION_INFO = 0xff01,
+    }
+);
+
+/// Handshake message type (RFC 8446 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HandshakeType(pub u8);
+
+impl HandshakeType {
+    /// client_hello.
+    pub const CLIENT_HELLO: Self = Self(1);
+    /// server_hello (also HelloRetryRequest).
+    pub const SERVER_HELLO: Self = Self(2);
+    /// new_session_ticket.
+    pub const NEW_SESSION_TICKET: Self = Self(4);
+    /// end_of_early_data.
+    pub const END_OF_EARLY_DATA: Self = Self(5);
+    /// encrypted_extensions.
+    pub const ENCRYPTED_EXTENSIONS: Self = Self(8);
+    /// certificate.
+    pub const CERTIFICATE: Self = Self(11);
+    /// certificate_request.
+    pub const CERTIFICATE_REQUEST: Self = Self(13);
+    /// certificate_verify.
+    pub const CERTIFICATE_VERIFY: Self = Self(15);
+    /// finished.
+    pub const FINISHED: Self = Self(20);
+    /// key_update.
+    pub const KEY_UPDATE: Self = Self(24);
+    /// message_hash (synthetic, for HelloRetryRequest transcripts).
+    pub const MESSAGE_HASH: Self = Self(254);
+}

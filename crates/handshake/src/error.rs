@@ -1,0 +1,193 @@
+//! The handshake's one error type, and the ONE place an error is mapped to the alert we send.
+
+use burrow_crypto::CryptoError;
+use burrow_record::{AlertDescription, RecordError};
+use core::fmt;
+
+/// Why the caller's verifier refused the server's certificate chain: a stable code (e.g.
+/// `"CERT_EXPIRED"` from burrow-x509) and the alert to send (e.g. `certificate_expired`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertRejection {
+    /// Stable machine-readable code reported by [`Error::code`].
+    pub code: &'static str,
+    /// The alert sent to the server.
+    pub alert: AlertDescription,
+}
+
+/// Everything a TLS 1.3 client connection can fail with. `Copy`, no peer data inside.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A handshake message could not be parsed.
+    Decode,
+    /// A message arrived that is not allowed at this point.
+    UnexpectedMessage,
+    /// A field had a value that is syntactically fine but not allowed.
+    IllegalParameter,
+    /// The server chose a cipher suite we did not offer.
+    UnofferedCipherSuite,
+    /// The server chose (or asked for) a group we did not offer.
+    UnofferedGroup,
+    /// The server's HelloRetryRequest asked for a key share we had already sent, or changed nothing.
+    HrrPointless,
+    /// A second HelloRetryRequest.
+    SecondHelloRetry,
+    /// The server selected an ALPN protocol we did not offer.
+    UnofferedAlpn,
+    /// The server sent an extension we did not offer (or one not allowed in that message).
+    UnsupportedExtension,
+    /// A required extension is missing.
+    MissingExtension,
+    /// The server negotiated a TLS version we do not speak here (TLS 1.2 and below for now).
+    ProtocolVersion,
+    /// The server random carries a downgrade sentinel (RFC 8446 §4.1.3).
+    Downgrade,
+    /// The ServerHello did not echo our legacy_session_id.
+    SessionIdMismatch,
+    /// The CertificateVerify used a scheme we did not offer (or one TLS 1.3 forbids).
+    UnofferedSignatureScheme,
+    /// The CertificateVerify signature is wrong.
+    BadCertificateVerify,
+    /// The server's Finished is wrong.
+    BadFinished,
+    /// The server's certificate is unusable (empty chain, unparseable leaf key).
+    BadCertificate,
+    /// The caller's verifier rejected the chain.
+    CertificateRejected(CertRejection),
+    /// The server sent this fatal alert.
+    PeerAlert(AlertDescription),
+    /// The record layer failed.
+    Record(RecordError),
+    /// A key exchange failed (invalid server share).
+    KeyExchange(CryptoError),
+    /// Too many KeyUpdates without application data in between.
+    KeyUpdateStorm,
+    /// The server asked for a client certificate after the handshake (we never offer that).
+    PostHandshakeAuth,
+    /// A handshake message is larger than the budget allows.
+    MessageTooLarge,
+    /// The connection is closed.
+    Closed,
+    /// The caller used the API out of order (e.g. answered a request that was not asked).
+    Misuse,
+    /// A bug or impossible condition inside burrow.
+    Internal,
+}
+
+impl Error {
+    /// Stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Decode => "TLS_DECODE",
+            Self::UnexpectedMessage
+            | Self::IllegalParameter
+            | Self::HrrPointless
+            | Self::SecondHelloRetry => "TLS_PROTOCOL",
+            Self::UnofferedCipherSuite => "TLS_UNOFFERED_CIPHER",
+            Self::UnofferedGroup => "TLS_UNOFFERED_GROUP",
+            Self::UnofferedAlpn => "TLS_UNOFFERED_ALPN",
+            Self::UnsupportedExtension => "TLS_UNSOLICITED_EXTENSION",
+            Self::MissingExtension => "TLS_MISSING_EXTENSION",
+            Self::ProtocolVersion => "TLS_PROTOCOL_VERSION",
+            Self::Downgrade => "TLS_DOWNGRADE",
+            Self::SessionIdMismatch => "TLS_PROTOCOL",
+            Self::UnofferedSignatureScheme => "TLS_UNOFFERED_SIGNATURE_SCHEME",
+            Self::BadCertificateVerify => "TLS_BAD_CERTIFICATE_VERIFY",
+            Self::BadFinished => "TLS_BAD_FINISHED",
+            Self::BadCertificate => "TLS_BAD_CERTIFICATE",
+            Self::CertificateRejected(r) => r.code,
+            Self::PeerAlert(_) => "TLS_ALERT",
+            Self::Record(e) => e.code(),
+            Self::KeyExchange(_) => "TLS_BAD_KEY_SHARE",
+            Self::KeyUpdateStorm => "TLS_KEY_UPDATE_STORM",
+            Self::PostHandshakeAuth => "TLS_POST_HANDSHAKE_AUTH",
+            Self::MessageTooLarge => "TLS_MESSAGE_TOO_LARGE",
+            Self::Closed => "TLS_CLOSED",
+            Self::Misuse => "TLS_API_MISUSE",
+            Self::Internal => "TLS_INTERNAL",
+        }
+    }
+
+    /// The alert we send for this error (RFC 8446 §6.2); `None` when none is sent (the peer's
+    /// own alert, a closed connection, caller misuse).
+    pub fn alert(&self) -> Option<AlertDescription> {
+        Some(match self {
+            Self::Decode => AlertDescription::DECODE_ERROR,
+            Self::UnexpectedMessage
+            | Self::SecondHelloRetry
+            | Self::PostHandshakeAuth
+            | Self::KeyUpdateStorm => AlertDescription::UNEXPECTED_MESSAGE,
+            Self::IllegalParameter
+            | Self::UnofferedCipherSuite
+            | Self::UnofferedGroup
+            | Self::HrrPointless
+            | Self::UnofferedAlpn
+            | Self::Downgrade
+            | Self::SessionIdMismatch
+            | Self::UnofferedSignatureScheme
+            | Self::KeyExchange(_) => AlertDescription::ILLEGAL_PARAMETER,
+            Self::UnsupportedExtension => AlertDescription::UNSUPPORTED_EXTENSION,
+            Self::MissingExtension => AlertDescription::MISSING_EXTENSION,
+            Self::ProtocolVersion => AlertDescription::PROTOCOL_VERSION,
+            Self::BadCertificateVerify | Self::BadFinished => AlertDescription::DECRYPT_ERROR,
+            Self::BadCertificate => AlertDescription::BAD_CERTIFICATE,
+            Self::CertificateRejected(r) => r.alert,
+            Self::Record(e) => return e.alert(),
+            Self::MessageTooLarge => AlertDescription::DECODE_ERROR,
+            Self::Internal => AlertDescription::INTERNAL_ERROR,
+            Self::PeerAlert(_) | Self::Closed | Self::Misuse => return None,
+        })
+    }
+}
+
+impl From<RecordError> for Error {
+    fn from(e: RecordError) -> Self {
+        Self::Record(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Decode => f.write_str("the server sent a malformed handshake message"),
+            Self::UnexpectedMessage => f.write_str("the server sent a message out of order"),
+            Self::IllegalParameter => f.write_str("the server sent an illegal handshake parameter"),
+            Self::UnofferedCipherSuite => f.write_str("the server chose a cipher suite the client did not offer"),
+            Self::UnofferedGroup => f.write_str("the server chose a key exchange group the client did not offer"),
+            Self::HrrPointless => {
+                f.write_str("the server's HelloRetryRequest asked for a key share already sent or changed nothing")
+            }
+            Self::SecondHelloRetry => f.write_str("the server sent a second HelloRetryRequest"),
+            Self::UnofferedAlpn => f.write_str("the server selected an ALPN protocol the client did not offer"),
+            Self::UnsupportedExtension => f.write_str("the server sent an extension the client did not offer"),
+            Self::MissingExtension => f.write_str("the server omitted a required extension"),
+            Self::ProtocolVersion => {
+                f.write_str("the server does not speak TLS 1.3 (TLS 1.2 support is not implemented yet)")
+            }
+            Self::Downgrade => f.write_str("downgrade attack detected: the server random carries the TLS 1.3 sentinel"),
+            Self::SessionIdMismatch => f.write_str("the server did not echo the client's legacy_session_id"),
+            Self::UnofferedSignatureScheme => {
+                f.write_str("the server signed with a scheme the client did not offer or TLS 1.3 forbids")
+            }
+            Self::BadCertificateVerify => {
+                f.write_str("the server's CertificateVerify signature is invalid (wrong key or tampering)")
+            }
+            Self::BadFinished => f.write_str("the server's Finished did not verify (tampering or a key mismatch)"),
+            Self::BadCertificate => f.write_str("the server's certificate is unusable"),
+            Self::CertificateRejected(r) => write!(f, "the server's certificate was rejected ({})", r.code),
+            Self::PeerAlert(a) => write!(f, "the server sent fatal alert {}", a.0),
+            Self::Record(e) => write!(f, "record layer: {e}"),
+            Self::KeyExchange(e) => write!(f, "key exchange failed: {e}"),
+            Self::KeyUpdateStorm => f.write_str("the server sent too many KeyUpdates"),
+            Self::PostHandshakeAuth => {
+                f.write_str("the server requested client authentication after the handshake, which is not offered")
+            }
+            Self::MessageTooLarge => f.write_str("a handshake message exceeded the size budget"),
+            Self::Closed => f.write_str("the connection is closed; open a new one"),
+            Self::Misuse => f.write_str("API used out of order (a bug in the caller)"),
+            Self::Internal => f.write_str("internal error in burrow (please report)"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

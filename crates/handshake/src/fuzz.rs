@@ -1,0 +1,43 @@
+//! Fuzzing entry points (not a stable API).
+
+use crate::{Config, Connection, Entropy, Event, Profile};
+
+/// Parses `data` as every kind of server handshake message body; must never panic.
+pub fn parse_handshake_messages(data: &[u8]) {
+    let _ = crate::messages::ServerHello::parse(data);
+    let _ = crate::messages::certificate(data);
+    let _ = crate::messages::certificate_verify(data);
+    let _ = crate::messages::new_session_ticket(data);
+    let _ = crate::messages::certificate_request(data);
+    let _ = crate::messages::key_update(data);
+    let _ = crate::messages::alpn_selected(data);
+    let _ = crate::der::spki_of(data);
+    let mut r = crate::codec::Reader::new(data);
+    let _ = crate::messages::extensions(&mut r);
+}
+
+/// Drives a fresh client connection with `data` as the server's bytes; must never panic.
+pub fn drive_client(data: &[u8]) {
+    let profile = Profile::default_web();
+    let pool = vec![7u8; Entropy::pool_len(&profile)];
+    let Ok(entropy) = Entropy::from_pool(&profile, &pool) else {
+        return;
+    };
+    let Ok(mut c) = Connection::new(Config::new(profile, Some("example.com")), entropy, 0) else {
+        return;
+    };
+    let _ = c.take_transmit();
+    for chunk in data.chunks(97) {
+        if c.feed(chunk).is_err() {
+            return;
+        }
+        for _ in 0..64 {
+            match c.poll_event(0) {
+                Ok(Event::NeedData) | Err(_) => break,
+                Ok(_) => {
+                    let _ = c.take_transmit();
+                }
+            }
+        }
+    }
+}

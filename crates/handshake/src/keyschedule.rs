@@ -1,0 +1,87 @@
+//! The TLS 1.3 key schedule (RFC 8446 §7).
+
+use crate::suites::Suite;
+use crate::Error;
+use burrow_crypto::hash::{self, HashAlgorithm, Output};
+use burrow_crypto::{hkdf, hmac};
+use burrow_record::TrafficKeys;
+
+const ZEROS: [u8; 64] = [0u8; 64];
+
+fn zeros(h: HashAlgorithm) -> &'static [u8] {
+    ZEROS.get(..h.output_len()).unwrap_or(&[])
+}
+
+/// Early Secret = HKDF-Extract(0, PSK or 0).
+pub(crate) fn early_secret(h: HashAlgorithm, psk: Option<&[u8]>) -> Output {
+    hkdf::extract(h, zeros(h), psk.unwrap_or(zeros(h)))
+}
+
+/// Derive-Secret.
+pub(crate) fn derive(
+    h: HashAlgorithm,
+    secret: &[u8],
+    label: &[u8],
+    transcript_hash: &[u8],
+) -> Result<Output, Error> {
+    hkdf::try_derive_secret(h, secret, label, transcript_hash).map_err(|_| Error::Internal)
+}
+
+/// The next stage: HKDF-Extract(Derive-Secret(prev, "derived", ""), ikm or 0).
+pub(crate) fn next_stage(
+    h: HashAlgorithm,
+    prev: &[u8],
+    ikm: Option<&[u8]>,
+) -> Result<Output, Error> {
+    let empty = hash::digest(h, &[]);
+    let salt = derive(h, prev, b"derived", empty.as_ref())?;
+    Ok(hkdf::extract(h, salt.as_ref(), ikm.unwrap_or(zeros(h))))
+}
+
+/// The record keys for one traffic secret.
+pub(crate) fn traffic_keys(suite: Suite, secret: &[u8], key_id: u32) -> Result<TrafficKeys, Error> {
+    let mut key = [0u8; 32];
+    let key = key.get_mut(..suite.aead.key_len()).ok_or(Error::Internal)?;
+    let mut iv = [0u8; 12];
+    hkdf::expand_label(suite.hash, secret, b"key", &[], key).map_err(|_| Error::Internal)?;
+    hkdf::expand_label(suite.hash, secret, b"iv", &[], &mut iv).map_err(|_| Error::Internal)?;
+    TrafficKeys::new(suite.aead, key, &iv, key_id).map_err(Error::Record)
+}
+
+/// HKDF-Expand-Label(secret, label, context, Hash.length).
+pub(crate) fn expand_hash_len(
+    h: HashAlgorithm,
+    secret: &[u8],
+    label: &[u8],
+    context: &[u8],
+) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; h.output_len()];
+    hkdf::expand_label(h, secret, label, context, &mut out).map_err(|_| Error::Internal)?;
+    Ok(out)
+}
+
+/// Finished verify_data = HMAC(finished_key(base), transcript_hash).
+pub(crate) fn finished_mac(
+    h: HashAlgorithm,
+    base: &[u8],
+    transcript_hash: &[u8],
+) -> Result<Output, Error> {
+    let key = expand_hash_len(h, base, b"finished", &[])?;
+    Ok(hmac::sign(h, key.as_ref(), transcript_hash))
+}
+
+/// Constant-time check of a peer's Finished.
+pub(crate) fn check_finished(
+    h: HashAlgorithm,
+    base: &[u8],
+    transcript_hash: &[u8],
+    got: &[u8],
+) -> Result<(), Error> {
+    let key = expand_hash_len(h, base, b"finished", &[])?;
+    hmac::verify(h, key.as_ref(), transcript_hash, got).map_err(|_| Error::BadFinished)
+}
+
+/// application_traffic_secret_N+1 (RFC 8446 §7.2).
+pub(crate) fn next_traffic_secret(h: HashAlgorithm, secret: &[u8]) -> Result<Vec<u8>, Error> {
+    expand_hash_len(h, secret, b"traffic upd", &[])
+}

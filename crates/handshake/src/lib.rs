@@ -1,0 +1,44 @@
+//! burrow's TLS 1.3 client handshake, sans-IO: no I/O, no clock, no randomness of its own.
+//!
+//! Drive a [`Connection`]: [`feed`](Connection::feed) it the bytes read from the transport,
+//! call [`poll_event`](Connection::poll_event) until it says [`Event::NeedData`], write out
+//! whatever [`take_transmit`](Connection::take_transmit) returns, and answer
+//! [`Event::NeedVerify`] with [`complete`](Connection::complete). Time (`now`, Unix
+//! milliseconds) and entropy ([`Entropy`]) are passed in.
+//!
+//! Decisions:
+//! * **No 0-RTT.** Early data can be replayed by an attacker and HTTP requests are not all
+//!   idempotent; the client never sends early data. (A profile may carry the `early_data`
+//!   indication only to reproduce a recorded fingerprint; the client then sends an empty early
+//!   flight, i.e. just EndOfEarlyData.)
+//! * Certificate validation is a request ([`Event::NeedVerify`]); the CertificateVerify
+//!   signature is checked inline with burrow-crypto or, in [`SignatureCheck::Caller`] mode,
+//!   handed out in the same request.
+//! * TLS 1.2 is not implemented yet: a 1.2 ServerHello is `TLS_PROTOCOL_VERSION`.
+
+mod codec;
+mod conn;
+mod der;
+mod enums;
+mod error;
+mod hello;
+mod keyschedule;
+mod messages;
+mod post;
+mod profile;
+mod state;
+mod suites;
+mod ticket;
+mod verify;
+
+#[doc(hidden)]
+pub mod fuzz;
+
+pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary};
+pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
+pub use error::{CertRejection, Error};
+pub use profile::{ExtensionSlot, Profile};
+pub use ticket::Ticket;
+pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
+
+pub use burrow_record::{AlertDescription, RecordError};

@@ -1,0 +1,9 @@
+//! RFC 8448 traces byte for byte, natively and (same bodies) under wasm-bindgen-test.
+
+mod common;
+
+both!(rfc8448_simple_1rtt, |j: &str| {
+    common::rfc8448::simple_1rtt(j);
+});
+both!(rfc8448_hello_retry_request, common::rfc8448::hello_retry);
+both!(rfc8448_resumed, common::rfc8448::resumed);
