@@ -1,0 +1,210 @@
+//! A minimal native driver for burrow's TLS 1.3 client: connect over `std::net::TcpStream`,
+//! drive the handshake, send one HTTP/1.1 GET, read the response until the server closes.
+//! The real client (pooling, proxies, HTTP/2) comes later; this exists for interop tests and
+//! for debugging a handshake by hand (`burrow-get`).
+
+mod http;
+
+use burrow_handshake::{
+    AlertDescription, Answer, CertRejection, Config, Connection, Entropy, Event, HandshakeSummary,
+    Profile, Ticket,
+};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+pub use http::Response;
+
+/// How the server's certificate chain is judged (full X.509 validation is burrow-x509's job).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Trust {
+    /// Accept only this exact leaf certificate (DER). The CertificateVerify signature is
+    /// always checked against the leaf's key.
+    PinnedLeaf(Vec<u8>),
+    /// Accept any chain (still checking CertificateVerify against the leaf's key). Debugging only.
+    AnyChain,
+}
+
+/// One request.
+#[derive(Clone, Debug)]
+pub struct FetchOptions {
+    /// Address to connect to (e.g. `127.0.0.1`).
+    pub host: String,
+    /// TCP port.
+    pub port: u16,
+    /// SNI and Host header; `None` sends no SNI and uses `host` as Host.
+    pub server_name: Option<String>,
+    /// Request path (e.g. `/1k`).
+    pub path: String,
+    /// The ClientHello profile.
+    pub profile: Profile,
+    /// Certificate trust.
+    pub trust: Trust,
+    /// A ticket to offer for resumption.
+    pub ticket: Option<Ticket>,
+    /// Socket read/write timeout.
+    pub timeout: Duration,
+}
+
+impl FetchOptions {
+    /// Defaults: the default web profile, any chain, 10 s timeout.
+    pub fn new(host: &str, port: u16, server_name: Option<&str>, path: &str) -> Self {
+        Self {
+            host: host.to_string(),
+            port,
+            server_name: server_name.map(str::to_string),
+            path: path.to_string(),
+            profile: Profile::default_web(),
+            trust: Trust::AnyChain,
+            ticket: None,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What a fetch produced.
+#[derive(Debug)]
+pub struct FetchResult {
+    /// The parsed HTTP response.
+    pub response: Response,
+    /// What the handshake negotiated.
+    pub summary: HandshakeSummary,
+    /// Tickets the server issued.
+    pub tickets: Vec<Ticket>,
+    /// Whether the server ended with close_notify (rather than a bare TCP close).
+    pub close_notify: bool,
+}
+
+/// Why a fetch failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FetchError {
+    /// The socket failed.
+    Io(std::io::Error),
+    /// TLS failed (the alert, if any, was sent).
+    Tls(burrow_handshake::Error),
+    /// Randomness could not be drawn.
+    Rng,
+    /// The HTTP response was malformed or truncated.
+    Http(&'static str),
+}
+
+impl core::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Io(e) => write!(f, "socket: {e}"),
+            Self::Tls(e) => write!(f, "TLS {}: {e}", e.code()),
+            Self::Rng => f.write_str("the system random number generator failed"),
+            Self::Http(m) => write!(f, "HTTP: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for FetchError {}
+
+impl From<std::io::Error> for FetchError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+impl From<burrow_handshake::Error> for FetchError {
+    fn from(e: burrow_handshake::Error) -> Self {
+        Self::Tls(e)
+    }
+}
+
+/// Unix time in milliseconds (this driver is the one place that reads the clock).
+pub fn now_ms() -> u64 {
+    #[allow(clippy::disallowed_methods)]
+    let now = std::time::SystemTime::now();
+    now.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Draws the connection's entropy from the OS.
+pub fn fresh_entropy(profile: &Profile) -> Result<Entropy, FetchError> {
+    let mut pool = vec![0u8; Entropy::pool_len(profile)];
+    burrow_crypto::rand::fill(&mut pool).map_err(|_| FetchError::Rng)?;
+    Entropy::from_pool(profile, &pool).map_err(FetchError::Tls)
+}
+
+fn judge(trust: &Trust, chain: &[Vec<u8>]) -> Answer {
+    match trust {
+        Trust::AnyChain => Answer::Verified,
+        Trust::PinnedLeaf(der) if chain.first() == Some(der) => Answer::Verified,
+        Trust::PinnedLeaf(_) => Answer::Rejected(CertRejection {
+            code: "CERT_UNTRUSTED",
+            alert: AlertDescription::BAD_CERTIFICATE,
+        }),
+    }
+}
+
+/// Connects, handshakes, sends `GET path HTTP/1.1` with `Connection: close`, reads to the end.
+pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
+    let mut sock = TcpStream::connect((opts.host.as_str(), opts.port))?;
+    sock.set_read_timeout(Some(opts.timeout))?;
+    sock.set_write_timeout(Some(opts.timeout))?;
+    sock.set_nodelay(true)?;
+    let mut cfg = Config::new(opts.profile.clone(), opts.server_name.as_deref());
+    cfg.resumption = opts.ticket.clone();
+    let mut conn = Connection::new(cfg, fresh_entropy(&opts.profile)?, now_ms())?;
+    let host = opts
+        .server_name
+        .clone()
+        .unwrap_or_else(|| opts.host.clone());
+    let request = format!(
+        "GET {} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: burrow-native\r\nConnection: close\r\n\r\n",
+        opts.path
+    );
+    let mut summary = None;
+    let mut tickets = Vec::new();
+    let mut plaintext = Vec::new();
+    let mut close_notify = false;
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let ev = conn.poll_event(now_ms());
+        let out = conn.take_transmit();
+        if !out.is_empty() {
+            sock.write_all(&out)?;
+        }
+        match ev? {
+            Event::Transmit => {}
+            Event::NeedVerify(req) => conn.complete(judge(&opts.trust, &req.chain))?,
+            Event::HandshakeDone(s) => {
+                summary = Some(s);
+                conn.send(request.as_bytes())?;
+            }
+            Event::Plaintext(p) => plaintext.extend_from_slice(&p),
+            Event::NewSessionTicket(t) => tickets.push(t),
+            Event::PeerClosed => {
+                close_notify = true;
+                break;
+            }
+            Event::NeedData => {
+                let n = sock.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                conn.feed(buf.get(..n).unwrap_or(&[]))?;
+            }
+            _ => {}
+        }
+    }
+    if close_notify {
+        conn.close();
+        let out = conn.take_transmit();
+        // The server may already be gone; a failed close_notify write is not an error.
+        let _ = sock.write_all(&out);
+    }
+    let summary = summary.ok_or(FetchError::Http(
+        "the connection closed before the handshake finished",
+    ))?;
+    let response = http::parse(&plaintext)?;
+    Ok(FetchResult {
+        response,
+        summary,
+        tickets,
+        close_notify,
+    })
+}

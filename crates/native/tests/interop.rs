@@ -1,0 +1,151 @@
+//! Interop against the local peers (../shared/peers): handshake, one GET, byte-exact body,
+//! resumption. The server's leaf must equal the peers' `leaf-p256.der` (pinned), and the
+//! CertificateVerify is checked against its key.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use burrow_handshake::{CipherSuite, NamedGroup};
+use burrow_native::{fetch, FetchOptions, FetchResult, Trust};
+use burrow_testkit::peers::Peers;
+use std::path::PathBuf;
+
+fn opts(p: &Peers, name: &str, path: &str) -> FetchOptions {
+    let pki = PathBuf::from(p.var("PEERS_PKI").expect("PEERS_PKI"));
+    let leaf = std::fs::read(pki.join(format!("{}.der", p.prop(name, "CERT").unwrap()))).unwrap();
+    let mut o = FetchOptions::new("127.0.0.1", p.port(name), Some("localhost"), path);
+    o.trust = Trust::PinnedLeaf(leaf);
+    o
+}
+
+fn get(p: &Peers, name: &str, path: &str) -> FetchResult {
+    let r = fetch(&opts(p, name, path)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(r.response.status, 200, "{name}");
+    assert!(
+        r.close_notify,
+        "{name}: the server should end with close_notify"
+    );
+    r
+}
+
+fn www_file(p: &Peers, rel: &str) -> Vec<u8> {
+    std::fs::read(p.www().join(rel)).unwrap()
+}
+
+fn check_static(name: &str, suite: CipherSuite, group: NamedGroup, hrr: bool) {
+    let Some(p) = Peers::load(name) else { return };
+    let r = get(&p, name, "/1k");
+    assert_eq!(
+        r.response.body,
+        www_file(&p, "1k"),
+        "{name}: body must be byte-exact"
+    );
+    assert_eq!(r.summary.cipher_suite, suite, "{name}");
+    assert_eq!(r.summary.group, group, "{name}");
+    assert_eq!(r.summary.hello_retry, hrr, "{name}");
+}
+
+#[test]
+fn nginx_tls13_aes128() {
+    check_static(
+        "TLS13",
+        CipherSuite::TLS13_AES_128_GCM_SHA256,
+        NamedGroup::X25519,
+        false,
+    );
+}
+
+#[test]
+fn nginx_tls13_aes256_only() {
+    check_static(
+        "TLS13_AES256",
+        CipherSuite::TLS13_AES_256_GCM_SHA384,
+        NamedGroup::X25519,
+        false,
+    );
+}
+
+#[test]
+fn nginx_tls13_chacha_only() {
+    check_static(
+        "TLS13_CHACHA",
+        CipherSuite::TLS13_CHACHA20_POLY1305_SHA256,
+        NamedGroup::X25519,
+        false,
+    );
+}
+
+#[test]
+fn nginx_hrr_to_secp384r1() {
+    check_static(
+        "HRR",
+        CipherSuite::TLS13_AES_128_GCM_SHA256,
+        NamedGroup::SECP384R1,
+        true,
+    );
+}
+
+#[test]
+fn caddy_tls13() {
+    check_static(
+        "CADDY",
+        CipherSuite::TLS13_AES_128_GCM_SHA256,
+        NamedGroup::X25519,
+        false,
+    );
+}
+
+#[test]
+fn openssl_s_server_hrr() {
+    let Some(p) = Peers::load("SSERVER_HRR") else {
+        return;
+    };
+    let r = get(&p, "SSERVER_HRR", "/");
+    assert!(r.summary.hello_retry);
+    assert_eq!(r.summary.group, NamedGroup::SECP384R1);
+    assert!(
+        String::from_utf8_lossy(&r.response.body).contains("TLSv1.3"),
+        "s_server -www reports the protocol"
+    );
+}
+
+#[test]
+fn gnutls_serv() {
+    let Some(p) = Peers::load("GNUTLS") else {
+        return;
+    };
+    let r = get(&p, "GNUTLS", "/");
+    assert!(!r.response.body.is_empty());
+    assert_eq!(r.summary.alpn.as_deref(), Some(&b"http/1.1"[..]));
+}
+
+#[test]
+fn nginx_resumes_with_a_ticket() {
+    let Some(p) = Peers::load("TLS13") else {
+        return;
+    };
+    let first = get(&p, "TLS13", "/info");
+    assert!(String::from_utf8_lossy(&first.response.body).contains("\"reused\":\".\""));
+    let ticket = first.tickets.last().cloned().expect("nginx issues tickets");
+    let mut o = opts(&p, "TLS13", "/info");
+    o.ticket = Some(ticket);
+    let second = fetch(&o).unwrap();
+    assert!(second.summary.resumed, "the server accepted the ticket");
+    let info = String::from_utf8_lossy(&second.response.body).to_string();
+    assert!(
+        info.contains("\"reused\":\"r\""),
+        "nginx /info must report reuse: {info}"
+    );
+}
+
+#[test]
+fn wrong_pin_is_refused_with_bad_certificate() {
+    let Some(p) = Peers::load("TLS13") else {
+        return;
+    };
+    let mut o = opts(&p, "TLS13", "/1k");
+    o.trust = Trust::PinnedLeaf(b"not the leaf".to_vec());
+    let e = fetch(&o).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "TLS CERT_UNTRUSTED: the server's certificate was rejected (CERT_UNTRUSTED)"
+    );
+}
