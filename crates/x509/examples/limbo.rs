@@ -27,7 +27,14 @@ fn main() {
         }
     };
     let start = std::time::Instant::now();
-    let out = limbo::run_suite(&suite, &ring_verifier::RingVerifier, limbo::now());
+    // burrow-crypto by default; BURROW_X509_VERIFIER=ring cross-checks with ring.
+    let sigs: Box<dyn burrow_x509::SignatureVerifier> =
+        if std::env::var("BURROW_X509_VERIFIER").as_deref() == Ok("ring") {
+            Box::new(ring_verifier::RingVerifier)
+        } else {
+            Box::new(burrow_x509::CryptoVerifier)
+        };
+    let out = limbo::run_suite(&suite, &sigs, limbo::now());
     let n = out["results"].as_array().map_or(0, Vec::len);
     eprintln!("limbo: {n} cases in {:?}", start.elapsed());
     println!("{out}");

@@ -67,6 +67,12 @@ pub trait SignatureVerifier {
     fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure>;
 }
 
+impl<T: SignatureVerifier + ?Sized> SignatureVerifier for Box<T> {
+    fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
+        (**self).verify(req)
+    }
+}
+
 impl<T: SignatureVerifier + ?Sized> SignatureVerifier for &T {
     fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
         (**self).verify(req)

@@ -21,6 +21,7 @@
 mod alg;
 mod cert;
 mod constraints;
+mod crypto_verifier;
 mod der;
 mod error;
 mod ext;
@@ -37,6 +38,7 @@ mod verify;
 
 pub use alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, SignatureVerifier};
 pub use cert::{Certificate, MAX_CERT_LEN};
+pub use crypto_verifier::CryptoVerifier;
 pub use error::{Error, ParseContext};
 pub use ext::{MAX_NAME_CONSTRAINTS, MAX_SAN_NAMES};
 pub use names::ServerName;

@@ -34,13 +34,16 @@ enum HashAlg {
     Sha512,
 }
 
+/// CertID hashes. SHA-1 is what most responders use for CertID (it names, it does not sign);
+/// burrow-crypto has no SHA-1, so it comes from the `sha1` crate.
 fn hash(alg: HashAlg, data: &[u8]) -> Vec<u8> {
-    use sha2::Digest;
+    use burrow_crypto::hash::{digest, HashAlgorithm};
+    use sha1::Digest;
     match alg {
         HashAlg::Sha1 => sha1::Sha1::digest(data).to_vec(),
-        HashAlg::Sha256 => sha2::Sha256::digest(data).to_vec(),
-        HashAlg::Sha384 => sha2::Sha384::digest(data).to_vec(),
-        HashAlg::Sha512 => sha2::Sha512::digest(data).to_vec(),
+        HashAlg::Sha256 => digest(HashAlgorithm::Sha256, data).as_ref().to_vec(),
+        HashAlg::Sha384 => digest(HashAlgorithm::Sha384, data).as_ref().to_vec(),
+        HashAlg::Sha512 => digest(HashAlgorithm::Sha512, data).as_ref().to_vec(),
     }
 }
 

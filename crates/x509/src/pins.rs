@@ -13,8 +13,12 @@ pub type SpkiHash = [u8; 32];
 
 /// Hashes a DER SubjectPublicKeyInfo for pinning.
 pub fn spki_sha256(spki_der: &[u8]) -> SpkiHash {
-    use sha2::Digest;
-    sha2::Sha256::digest(spki_der).into()
+    let out = burrow_crypto::hash::digest(burrow_crypto::hash::HashAlgorithm::Sha256, spki_der);
+    let mut h = [0u8; 32];
+    if let Some(bytes) = out.as_ref().get(..32) {
+        h.copy_from_slice(bytes);
+    }
+    h
 }
 
 /// Parses `sha256/BASE64` (standard alphabet, padded) into a hash.

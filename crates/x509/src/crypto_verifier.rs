@@ -1,0 +1,36 @@
+//! The default [`SignatureVerifier`]: burrow-crypto, inline (native builds, or a Worker that
+//! prefers not to offload).
+
+use burrow_crypto::sig::{self, VerifyAlgorithm};
+use burrow_crypto::CryptoError;
+
+use crate::alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, SignatureVerifier};
+
+/// Verifies signatures with `burrow_crypto::sig::verify`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CryptoVerifier;
+
+fn map(alg: SignatureAlgorithm) -> VerifyAlgorithm {
+    match alg {
+        SignatureAlgorithm::EcdsaP256Sha256 => VerifyAlgorithm::EcdsaP256Sha256,
+        SignatureAlgorithm::EcdsaP256Sha384 => VerifyAlgorithm::EcdsaP256Sha384,
+        SignatureAlgorithm::EcdsaP384Sha256 => VerifyAlgorithm::EcdsaP384Sha256,
+        SignatureAlgorithm::EcdsaP384Sha384 => VerifyAlgorithm::EcdsaP384Sha384,
+        SignatureAlgorithm::RsaPkcs1Sha256 => VerifyAlgorithm::RsaPkcs1Sha256,
+        SignatureAlgorithm::RsaPkcs1Sha384 => VerifyAlgorithm::RsaPkcs1Sha384,
+        SignatureAlgorithm::RsaPkcs1Sha512 => VerifyAlgorithm::RsaPkcs1Sha512,
+        SignatureAlgorithm::RsaPssSha256 => VerifyAlgorithm::RsaPssSha256,
+        SignatureAlgorithm::RsaPssSha384 => VerifyAlgorithm::RsaPssSha384,
+        SignatureAlgorithm::RsaPssSha512 => VerifyAlgorithm::RsaPssSha512,
+        SignatureAlgorithm::Ed25519 => VerifyAlgorithm::Ed25519,
+    }
+}
+
+impl SignatureVerifier for CryptoVerifier {
+    fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
+        sig::verify(map(req.algorithm), req.spki, req.message, req.signature).map_err(|e| match e {
+            CryptoError::BadSignature => SignatureFailure::Invalid,
+            _ => SignatureFailure::Unsupported,
+        })
+    }
+}
