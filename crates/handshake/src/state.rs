@@ -390,6 +390,12 @@ impl ExpectServerHello {
             .as_ref()
             .to_vec();
         io.set_read_keys(suite, &server_hs)?;
+        // From here on our records (alerts included) are protected: under the early traffic
+        // key while early data is offered, else the handshake key (RFC 8446 §2).
+        if io.config.profile.compatibility_mode && client_early.is_none() {
+            io.send_ccs_once();
+        }
+        io.set_write_keys(suite, client_early.as_deref().unwrap_or(&client_hs))?;
         Ok(State::ExpectEncryptedExtensions(Box::new(Hs {
             suite,
             transcript,
@@ -621,19 +627,19 @@ impl Hs {
             .to_vec();
         io.set_read_keys(self.suite, &server_ap)?;
         io.reader.set_ccs_allowed(false);
-        // Client flight: [EndOfEarlyData], [change_cipher_spec], [Certificate], Finished.
+        // Client flight: [EndOfEarlyData], [Certificate], Finished.
         if self.early_data_accepted {
-            let early = self.client_early.as_ref().ok_or(Error::Internal)?;
-            io.set_write_keys(self.suite, early)?;
+            // The early traffic key is still installed (no early data was sent under it).
             let eoed = crate::codec::handshake_message(HandshakeType::END_OF_EARLY_DATA.0, &[])?;
             io.send_handshake(&eoed)?;
             self.transcript.update(&eoed);
-        } else if !io.config.profile.compatibility_mode {
-            // nothing
-        } else {
-            io.send_ccs_once();
         }
-        io.set_write_keys(self.suite, &self.client_hs)?;
+        if self.client_early.is_some() {
+            if io.config.profile.compatibility_mode {
+                io.send_ccs_once();
+            }
+            io.set_write_keys(self.suite, &self.client_hs)?;
+        }
         if let Some(ctx) = &self.cert_requested {
             let mut b = Vec::new();
             crate::codec::put_vec(&mut b, 1, ctx)?;

@@ -3,6 +3,7 @@
 use crate::error::CertRejection;
 use crate::{Error, SignatureScheme};
 use burrow_crypto::sig::{self, VerifyAlgorithm};
+use burrow_crypto::CryptoError;
 
 /// Who checks the CertificateVerify signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -97,5 +98,9 @@ pub(crate) fn check_inline(
 ) -> Result<(), Error> {
     let alg = algorithm(s).ok_or(Error::UnofferedSignatureScheme)?;
     let spki = crate::der::spki_of(leaf)?;
-    sig::verify(alg, spki, message, signature).map_err(|_| Error::BadCertificateVerify)
+    sig::verify(alg, spki, message, signature).map_err(|e| match e {
+        CryptoError::BadSignature => Error::BadCertificateVerify,
+        // A key we refuse (too small, wrong type for the scheme, unparseable) is a certificate problem.
+        _ => Error::BadCertificate,
+    })
 }

@@ -11,6 +11,8 @@
 )]
 
 pub(crate) mod rfc8448;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod server;
 
 /// The RFC 8448 JSON: from the vectors folder natively, compiled in on wasm32.
 pub(crate) fn rfc8448_json() -> Option<String> {

@@ -224,3 +224,30 @@ pub(crate) fn resumed(json: &str) {
     );
     finish_trace(&s, &mut c, s.ms());
 }
+
+/// Middlebox compatibility mode: 32-byte session id, dummy change_cipher_spec both ways.
+pub(crate) fn middlebox(json: &str) {
+    let s = Scenario::load(json, "middlebox_compatibility");
+    let mut p = Profile::rfc8448();
+    p.compatibility_mode = true;
+    p.extension_order
+        .retain(|e| *e != ExtensionSlot::SessionTicket);
+    let (mut c, ch) = start(&s, p, None);
+    assert_eq!(
+        hex::encode(&ch),
+        hex::encode(&s.hex("record_client_hello_1"))
+    );
+    c.feed(&s.hex("record_server_hello")).unwrap();
+    c.feed(&s.hex("record_server_handshake_messages")).unwrap();
+    let mut sent = Vec::new();
+    let evs = drain(&mut c, s.ms(), &mut sent).unwrap();
+    expect_verify(&s, &evs);
+    c.complete(Answer::Verified).unwrap();
+    let evs = drain(&mut c, s.ms(), &mut sent).unwrap();
+    assert!(matches!(evs[0], Event::HandshakeDone(_)));
+    assert_eq!(
+        hex::encode(&sent),
+        hex::encode(&s.hex("record_client_finished"))
+    );
+    finish_trace(&s, &mut c, s.ms());
+}

@@ -1,0 +1,545 @@
+//! A scripted hostile server: each misbehaviour must fail with the right typed error AND send
+//! the right alert (RFC 8446 §6), never panic.
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
+
+mod common;
+
+use burrow_crypto::aead::{AeadAlgorithm, AeadKey};
+use burrow_handshake::*;
+use burrow_record::ContentType;
+use common::server::{client, ext, msg, pump, Server};
+
+const HRR_RANDOM: [u8; 32] = [
+    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
+    0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
+];
+
+fn setup() -> (Connection, Server) {
+    let (c, ch) = client(Profile::default_web(), SignatureCheck::Inline);
+    (c, Server::new(&ch))
+}
+
+fn plaintext_alert(sent: &[u8]) -> Option<u8> {
+    let at = sent.windows(5).position(|w| w == [21, 3, 3, 0, 2])?;
+    assert_eq!(sent[at + 5], 2, "fatal level");
+    Some(sent[at + 6])
+}
+
+/// The error and the alert the client wrote (plaintext, or under `secret`).
+fn check(
+    r: Result<Vec<Event>, Error>,
+    sent: &[u8],
+    srv: &Server,
+    secret: Option<&[u8]>,
+    want: Error,
+    alert: AlertDescription,
+) {
+    let e = r.expect_err("the client must fail");
+    assert_eq!(e, want);
+    assert_eq!(e.alert(), Some(alert));
+    let got = match secret {
+        None => plaintext_alert(sent),
+        Some(s) => srv
+            .open_client(sent, s)
+            .into_iter()
+            .rev()
+            .find(|(t, _)| *t == 21)
+            .map(|(_, d)| {
+                assert_eq!(d[0], 2, "fatal level");
+                d[1]
+            }),
+    };
+    assert_eq!(got, Some(alert.0), "alert sent for {want:?}");
+}
+
+fn good_flight(srv: &mut Server) -> Vec<u8> {
+    let ee = Server::encrypted_extensions(&[]);
+    let cert = srv.certificate();
+    let mut out = srv.flight(&[ee, cert]);
+    let cv = srv.certificate_verify(false);
+    out.extend(srv.flight(&[cv]));
+    let fin = srv.finished(false);
+    out.extend(srv.flight(&[fin]));
+    out
+}
+
+fn connected() -> (Connection, Server) {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    bytes.extend(good_flight(&mut srv));
+    let (r, sent) = pump(&mut c, &bytes);
+    let evs = r.unwrap();
+    assert!(matches!(evs[0], Event::HandshakeDone(_)), "{evs:?}");
+    let fin = srv.open_client(&sent, &srv.client_hs.clone());
+    assert_eq!(fin.len(), 1);
+    assert_eq!(fin[0].1[0], 20, "client Finished");
+    srv.enter_traffic();
+    (c, srv)
+}
+
+#[test]
+fn positive_control_handshake_and_data() {
+    let (mut c, mut srv) = connected();
+    let rec = srv.seal(ContentType::APPLICATION_DATA, b"hello");
+    let (r, _) = pump(&mut c, &rec);
+    assert_eq!(r.unwrap(), vec![Event::Plaintext(b"hello".to_vec())]);
+    c.send(b"ping").unwrap();
+    let out = c.take_transmit();
+    assert_eq!(
+        srv.open_client(&out, &srv.client_ap.clone()),
+        vec![(23, b"ping".to_vec())]
+    );
+}
+
+#[test]
+fn bad_finished() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    let cert = srv.certificate();
+    bytes.extend(srv.flight(&[ee, cert]));
+    let cv = srv.certificate_verify(false);
+    bytes.extend(srv.flight(&[cv]));
+    let fin = srv.finished(true);
+    bytes.extend(srv.flight(&[fin]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::BadFinished,
+        AlertDescription::DECRYPT_ERROR,
+    );
+    assert_eq!(Error::BadFinished.code(), "TLS_BAD_FINISHED");
+}
+
+#[test]
+fn bad_certificate_verify_signature() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    let cert = srv.certificate();
+    bytes.extend(srv.flight(&[ee, cert]));
+    let cv = srv.certificate_verify(true);
+    bytes.extend(srv.flight(&[cv]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::BadCertificateVerify,
+        AlertDescription::DECRYPT_ERROR,
+    );
+    assert_eq!(
+        Error::BadCertificateVerify.code(),
+        "TLS_BAD_CERTIFICATE_VERIFY"
+    );
+}
+
+#[test]
+fn unoffered_signature_scheme() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    let cert = srv.certificate();
+    bytes.extend(srv.flight(&[ee, cert]));
+    let mut cv = srv.certificate_verify(false);
+    cv[4..6].copy_from_slice(&[0x04, 0x01]); // rsa_pkcs1_sha256: forbidden in CertificateVerify
+    bytes.extend(srv.flight(&[cv]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::UnofferedSignatureScheme,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+}
+
+fn hello_with(srv: &Server, random: [u8; 32], suite: u16, exts: &[Vec<u8>]) -> Vec<u8> {
+    let m = msg(2, &srv.server_hello_body(random, suite, exts));
+    let mut rec = vec![22, 3, 3, 0, 0];
+    rec[3..5].copy_from_slice(&(m.len() as u16).to_be_bytes());
+    rec.extend(m);
+    rec
+}
+
+fn x25519_share() -> Vec<u8> {
+    let mut ks = vec![0x00, 0x1d, 0x00, 0x20];
+    ks.extend([9u8; 32]);
+    ks
+}
+
+#[test]
+fn unoffered_cipher_suite() {
+    let (mut c, srv) = setup();
+    let sh = hello_with(
+        &srv,
+        [7; 32],
+        0x1304,
+        &[ext(43, &[3, 4]), ext(51, &x25519_share())],
+    );
+    let (r, sent) = pump(&mut c, &sh);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::UnofferedCipherSuite,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+    assert_eq!(Error::UnofferedCipherSuite.code(), "TLS_UNOFFERED_CIPHER");
+}
+
+#[test]
+fn unoffered_group() {
+    let (mut c, srv) = setup();
+    let mut ks = vec![0x00, 0x19, 0x00, 0x20];
+    ks.extend([9u8; 32]);
+    let sh = hello_with(&srv, [7; 32], 0x1301, &[ext(43, &[3, 4]), ext(51, &ks)]);
+    let (r, sent) = pump(&mut c, &sh);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::UnofferedGroup,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+}
+
+#[test]
+fn unoffered_alpn() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[ext(16, &[0, 3, 2, b'h', b'2'])]);
+    bytes.extend(srv.flight(&[ee]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::UnofferedAlpn,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+}
+
+#[test]
+fn second_hello_retry_request() {
+    let (mut c, srv) = setup();
+    let hrr = hello_with(
+        &srv,
+        HRR_RANDOM,
+        0x1301,
+        &[ext(43, &[3, 4]), ext(51, &[0x00, 0x17])],
+    );
+    let (r, sent) = pump(&mut c, &hrr);
+    r.unwrap();
+    // Compatibility mode: change_cipher_spec, then the second ClientHello.
+    assert_eq!(&sent[..6], &[20, 3, 3, 0, 1, 1]);
+    assert_eq!(
+        &sent[6..9],
+        &[22, 3, 3],
+        "a second ClientHello follows the first HRR"
+    );
+    let hrr2 = hello_with(
+        &srv,
+        HRR_RANDOM,
+        0x1301,
+        &[ext(43, &[3, 4]), ext(51, &[0x00, 0x18])],
+    );
+    let (r, sent) = pump(&mut c, &hrr2);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::SecondHelloRetry,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn hello_retry_for_a_share_already_sent() {
+    let (mut c, srv) = setup();
+    let hrr = hello_with(
+        &srv,
+        HRR_RANDOM,
+        0x1301,
+        &[ext(43, &[3, 4]), ext(51, &[0x00, 0x1d])],
+    );
+    let (r, sent) = pump(&mut c, &hrr);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::HrrPointless,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+}
+
+#[test]
+fn messages_out_of_order() {
+    // Finished right after EncryptedExtensions (no Certificate).
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    bytes.extend(srv.flight(&[ee]));
+    let fin = srv.finished(false);
+    bytes.extend(srv.flight(&[fin]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::UnexpectedMessage,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+    // A second ServerHello inside the encrypted flight.
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let sh = msg(2, &srv.server_hello_body([1; 32], 0x1301, &[]));
+    bytes.extend(srv.flight(&[sh]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::UnexpectedMessage,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn oversized_record() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    bytes.extend([23, 3, 3, 0x41, 0x01]);
+    bytes.extend(vec![0u8; 0x4101]);
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::Record(RecordError::RecordOverflow),
+        AlertDescription::RECORD_OVERFLOW,
+    );
+    // Before any keys: a 2^14 + 1 plaintext record.
+    let (mut c, srv) = setup();
+    let mut bytes = vec![22, 3, 3, 0x40, 0x01];
+    bytes.extend(vec![0u8; 0x4001]);
+    let (r, sent) = pump(&mut c, &bytes);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::Record(RecordError::RecordOverflow),
+        AlertDescription::RECORD_OVERFLOW,
+    );
+}
+
+#[test]
+fn all_zero_inner_plaintext() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let hs = srv.server_hs.clone();
+    // Seal an all-zero TLSInnerPlaintext by hand at sequence 0 (nonce = IV).
+    let mut key = [0u8; 16];
+    let mut iv = [0u8; 12];
+    burrow_crypto::hkdf::expand_label(common::server::H, &hs, b"key", &[], &mut key).unwrap();
+    burrow_crypto::hkdf::expand_label(common::server::H, &hs, b"iv", &[], &mut iv).unwrap();
+    let aad = [23u8, 3, 3, 0, 24];
+    let mut body = vec![0u8; 8];
+    let tag = AeadKey::new(AeadAlgorithm::Aes128Gcm, &key)
+        .unwrap()
+        .seal_in_place(&iv, &aad, &mut body)
+        .unwrap();
+    bytes.extend(aad);
+    bytes.extend(body);
+    bytes.extend(tag);
+    let (r, sent) = pump(&mut c, &bytes);
+    let chs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&chs),
+        Error::Record(RecordError::NoInnerContentType),
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn data_after_close_notify_is_ignored() {
+    // RFC 8446 §6.1: "Any data received after a closure alert has been received MUST be ignored."
+    let (mut c, mut srv) = connected();
+    let mut bytes = srv.seal(ContentType::ALERT, &[1, 0]);
+    bytes.extend(srv.seal(ContentType::APPLICATION_DATA, b"smuggled"));
+    bytes.extend([0xff; 40]); // and garbage that is not even TLS
+    let (r, sent) = pump(&mut c, &bytes);
+    assert_eq!(r.unwrap(), vec![Event::PeerClosed]);
+    assert!(sent.is_empty());
+    c.feed(&srv.seal(ContentType::APPLICATION_DATA, b"more"))
+        .unwrap();
+    assert_eq!(c.poll_event(common::server::NOW).unwrap(), Event::NeedData);
+    assert!(c.peer_closed());
+    assert_eq!(c.error(), None);
+}
+
+#[test]
+fn key_update_both_ways() {
+    let (mut c, mut srv) = connected();
+    // Server updates its keys and asks us to update.
+    let ku = msg(24, &[1]);
+    let mut bytes = srv.seal(ContentType::HANDSHAKE, &ku);
+    let h = common::server::H;
+    let mut next = vec![0u8; 32];
+    burrow_crypto::hkdf::expand_label(h, &srv.server_ap, b"traffic upd", &[], &mut next).unwrap();
+    srv.server_ap = next.clone();
+    srv.writer.set_keys(Some(common::server::keys(&next)));
+    bytes.extend(srv.seal(ContentType::APPLICATION_DATA, b"after update"));
+    let (r, sent) = pump(&mut c, &bytes);
+    assert_eq!(r.unwrap(), vec![Event::Plaintext(b"after update".to_vec())]);
+    // Our KeyUpdate(update_not_requested) under the old key...
+    assert_eq!(
+        srv.open_client(&sent, &srv.client_ap.clone()),
+        vec![(22, vec![24, 0, 0, 1, 0])]
+    );
+    // ...and our data under the new one.
+    c.send(b"x").unwrap();
+    let mut client_next = vec![0u8; 32];
+    burrow_crypto::hkdf::expand_label(h, &srv.client_ap, b"traffic upd", &[], &mut client_next)
+        .unwrap();
+    assert_eq!(
+        srv.open_client(&c.take_transmit(), &client_next),
+        vec![(23, b"x".to_vec())]
+    );
+}
+
+#[test]
+fn key_update_storm() {
+    let (mut c, mut srv) = connected();
+    let h = common::server::H;
+    let mut bytes = Vec::new();
+    for _ in 0..17 {
+        bytes.extend(srv.seal(ContentType::HANDSHAKE, &msg(24, &[0])));
+        let mut next = vec![0u8; 32];
+        burrow_crypto::hkdf::expand_label(h, &srv.server_ap, b"traffic upd", &[], &mut next)
+            .unwrap();
+        srv.server_ap = next.clone();
+        srv.writer.set_keys(Some(common::server::keys(&next)));
+    }
+    let (r, sent) = pump(&mut c, &bytes);
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::KeyUpdateStorm,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn post_handshake_certificate_request_is_refused() {
+    let (mut c, mut srv) = connected();
+    let cr = msg(13, &[0, 0, 8, 0, 13, 0, 4, 0, 2, 8, 7]);
+    let bytes = srv.seal(ContentType::HANDSHAKE, &cr);
+    let (r, sent) = pump(&mut c, &bytes);
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::PostHandshakeAuth,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn tls12_server_hello_and_downgrade_sentinel() {
+    let (mut c, srv) = setup();
+    let sh = hello_with(&srv, [7; 32], 0xc02f, &[]);
+    let (r, sent) = pump(&mut c, &sh);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::ProtocolVersion,
+        AlertDescription::PROTOCOL_VERSION,
+    );
+    assert_eq!(Error::ProtocolVersion.code(), "TLS_PROTOCOL_VERSION");
+    let (mut c, srv) = setup();
+    let mut random = [7u8; 32];
+    random[24..].copy_from_slice(b"DOWNGRD\x01");
+    let sh = hello_with(&srv, random, 0xc02f, &[]);
+    let (r, sent) = pump(&mut c, &sh);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::Downgrade,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+}
+
+#[test]
+fn server_alert_is_surfaced_and_not_answered() {
+    let (mut c, _srv) = setup();
+    let (r, sent) = pump(&mut c, &[21, 3, 3, 0, 2, 2, 40]);
+    let e = r.unwrap_err();
+    assert_eq!(e, Error::PeerAlert(AlertDescription::HANDSHAKE_FAILURE));
+    assert_eq!(e.code(), "TLS_ALERT");
+    assert!(sent.is_empty(), "no alert in answer to an alert");
+    assert_eq!(c.poll_event(0).unwrap_err(), e, "errors stick");
+}
+
+#[test]
+fn session_id_must_be_echoed() {
+    let (mut c, mut srv) = setup();
+    srv.session_id = vec![1; 32];
+    let sh = hello_with(
+        &srv,
+        [7; 32],
+        0x1301,
+        &[ext(43, &[3, 4]), ext(51, &x25519_share())],
+    );
+    let (r, sent) = pump(&mut c, &sh);
+    check(
+        r,
+        &sent,
+        &srv,
+        None,
+        Error::SessionIdMismatch,
+        AlertDescription::ILLEGAL_PARAMETER,
+    );
+}
