@@ -19,6 +19,7 @@
 //! enforced (policyConstraints must be critical); unknown critical extensions reject.
 
 mod alg;
+mod answers;
 mod cert;
 mod constraints;
 mod crypto_verifier;
@@ -37,6 +38,7 @@ mod trust;
 mod verify;
 
 pub use alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, SignatureVerifier};
+pub use answers::{AnswerBook, OwnedSignatureRequest, MAX_ANSWER_ROUNDS};
 pub use cert::{Certificate, MAX_CERT_LEN};
 pub use crypto_verifier::CryptoVerifier;
 pub use error::{Error, ParseContext};

@@ -330,3 +330,61 @@ fn system_trust_is_lazy() {
     assert_eq!(e, Error::Untrusted);
     assert_eq!(burrow_x509::probe::system_roots_parsed().1, 0);
 }
+
+/// The asynchronous seam: signatures answered between rounds (here by burrow-crypto standing
+/// in for WebCrypto), and a forged answer is honoured only for what it answers.
+#[test]
+fn signatures_answered_between_rounds() {
+    use burrow_x509::{AnswerBook, SignatureVerifier, MAX_ANSWER_ROUNDS};
+    let Some(pki) = Pki::load("x509 pki") else {
+        return;
+    };
+    let v = Verifier::new(pki.trust());
+    let chain = pki.chain("leaf-p256");
+    let good = pki.read("ocsp-good.der");
+    let refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
+    let certs = ServerCertificates {
+        chain: &refs,
+        ocsp_staple: Some(&good),
+        now: pki.now(),
+    };
+    let name = ServerName::parse("localhost").unwrap();
+    let book = AnswerBook::new();
+    let mut asked = 0;
+    let mut rounds = 0;
+    let result = loop {
+        rounds += 1;
+        assert!(rounds <= MAX_ANSWER_ROUNDS);
+        let r = v.verify(&certs, &name, &book);
+        let pending = book.take_pending();
+        if pending.is_empty() {
+            break r;
+        }
+        for req in pending {
+            asked += 1;
+            book.answer(&req, burrow_x509::CryptoVerifier.verify(&req.as_request()));
+        }
+    };
+    let Ok(Outcome::Verified(ok)) = result else {
+        panic!("{result:?}")
+    };
+    assert!(matches!(ok.staple, StapleStatus::Good(_)));
+    assert_eq!(asked, 3, "leaf, intermediate, OCSP response");
+    assert_eq!(rounds, 2);
+
+    // Same with every answer "invalid": the final verdict is a bad signature.
+    let book = AnswerBook::new();
+    let mut result = v.verify(&certs, &name, &book);
+    for _ in 0..MAX_ANSWER_ROUNDS {
+        let pending = book.take_pending();
+        if pending.is_empty() {
+            break;
+        }
+        for req in pending {
+            book.answer(&req, Err(burrow_x509::SignatureFailure::Invalid));
+        }
+        result = v.verify(&certs, &name, &book);
+    }
+    assert!(book.take_pending().is_empty());
+    assert_eq!(result.unwrap_err(), Error::BadSignature);
+}
