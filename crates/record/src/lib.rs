@@ -11,6 +11,8 @@
 //! at most [`MAX_EMPTY_RECORDS`] empty records in a row, a bounded input buffer.
 
 mod error;
+#[doc(hidden)]
+pub mod fuzz;
 mod header;
 mod keys;
 mod reader;

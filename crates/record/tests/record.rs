@@ -367,3 +367,25 @@ fn first_client_hello_may_use_0301() {
         .unwrap();
     assert_eq!(&wire[..5], &[22, 3, 1, 0, 4]);
 }
+
+#[test]
+fn fuzz_entry_point_survives_samples() {
+    let (wire, _) = sample_stream(false);
+    for mode in [0u8, 0x05, 0x80, 0x85, 0xc3, 0x3f] {
+        let mut d = vec![mode];
+        d.extend_from_slice(&wire[..wire.len().min(3000)]);
+        burrow_record::fuzz::reader(&d);
+        d.truncate(200);
+        burrow_record::fuzz::reader(&d);
+    }
+    let mut seed = 1u32;
+    for _ in 0..300 {
+        let d: Vec<u8> = (0..64)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (seed >> 16) as u8
+            })
+            .collect();
+        burrow_record::fuzz::reader(&d);
+    }
+}
