@@ -73,6 +73,8 @@ pub struct FetchResult {
     pub tickets: Vec<Ticket>,
     /// Whether the server ended with close_notify (rather than a bare TCP close).
     pub close_notify: bool,
+    /// The OCSP response the server stapled to its leaf, if any.
+    pub ocsp_response: Option<Vec<u8>>,
 }
 
 /// Why a fetch failed.
@@ -161,6 +163,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     let mut tickets = Vec::new();
     let mut plaintext = Vec::new();
     let mut close_notify = false;
+    let mut ocsp_response = None;
     let mut buf = vec![0u8; 16 * 1024];
     loop {
         let ev = conn.poll_event(now_ms());
@@ -170,7 +173,10 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
         }
         match ev? {
             Event::Transmit => {}
-            Event::NeedVerify(req) => conn.complete(judge(&opts.trust, &req.chain))?,
+            Event::NeedVerify(req) => {
+                ocsp_response.clone_from(&req.ocsp_response);
+                conn.complete(judge(&opts.trust, &req.chain))?;
+            }
             Event::HandshakeDone(s) => {
                 summary = Some(s);
                 conn.send(request.as_bytes())?;
@@ -206,5 +212,6 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
         summary,
         tickets,
         close_notify,
+        ocsp_response,
     })
 }

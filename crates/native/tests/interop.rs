@@ -149,3 +149,30 @@ fn wrong_pin_is_refused_with_bad_certificate() {
         "TLS CERT_UNTRUSTED: the server's certificate was rejected (CERT_UNTRUSTED)"
     );
 }
+
+#[test]
+fn offering_x25519mlkem768_share_interoperates_with_caddy() {
+    let Some(p) = Peers::load("CADDY") else {
+        return;
+    };
+    let mut o = opts(&p, "CADDY", "/1k");
+    o.profile.groups.insert(0, NamedGroup::X25519MLKEM768);
+    o.profile.key_shares = vec![NamedGroup::X25519MLKEM768, NamedGroup::X25519];
+    let r = fetch(&o).unwrap();
+    assert_eq!(r.response.body, www_file(&p, "1k"));
+    eprintln!("caddy negotiated group {:?}", r.summary.group);
+    assert!(r.summary.group == NamedGroup::X25519MLKEM768 || r.summary.group == NamedGroup::X25519);
+}
+
+#[test]
+fn stapled_ocsp_reaches_the_verifier() {
+    for name in ["GNUTLS", "SSERVER_HRR"] {
+        let Some(p) = Peers::load(name) else { return };
+        assert_eq!(p.prop(name, "STAPLE"), Some("good"));
+        let r = get(&p, name, "/");
+        assert!(
+            r.ocsp_response.as_ref().is_some_and(|o| o.len() > 100),
+            "{name}: OCSP staple expected"
+        );
+    }
+}
