@@ -6,10 +6,11 @@ use crate::{
     Answer, CipherSuite, Error, HandshakeType, NamedGroup, Profile, SignatureCheck, Ticket,
     VerifyRequest,
 };
+use burrow_crypto::aead::AeadAlgorithm;
 use burrow_crypto::kx::Group;
 use burrow_record::{
-    AlertDescription, AlertLevel, ContentType, Next, ProtocolVersion, ReaderLimits, RecordReader,
-    RecordWriter,
+    AlertDescription, AlertLevel, ContentType, Next, OpenJob, ProtocolVersion, ReaderLimits,
+    RecordReader, RecordWriter, SealJob,
 };
 use std::collections::VecDeque;
 
@@ -26,6 +27,9 @@ pub struct Config {
     pub resumption: Option<Ticket>,
     /// Largest handshake message accepted (bytes).
     pub max_handshake_message: usize,
+    /// Hand record AEAD work to the caller ([`Event::TrafficKey`], [`Event::NeedOpen`],
+    /// [`Event::NeedSeal`]) instead of doing it inline with burrow-crypto.
+    pub aead_offload: bool,
 }
 
 impl Config {
@@ -37,6 +41,7 @@ impl Config {
             signature_check: SignatureCheck::Inline,
             resumption: None,
             max_handshake_message: 128 * 1024,
+            aead_offload: false,
         }
     }
 }
@@ -134,6 +139,37 @@ pub enum Event {
     NewSessionTicket(Ticket),
     /// The server sent close_notify; nothing more will be read.
     PeerClosed,
+    /// Offload mode: a traffic key to import; later jobs name it by `key_id`.
+    TrafficKey(TrafficKeyInfo),
+    /// Offload mode: open [`Connection::open_buffer`] in place, then
+    /// [`Connection::complete_open`].
+    NeedOpen(OpenJob),
+    /// Offload mode: seal [`Connection::seal_buffer`] in place (ciphertext, then the 16-byte tag
+    /// into its last 16 bytes), then [`Connection::complete_seal`].
+    NeedSeal(SealJob),
+}
+
+/// A traffic key for an offloading caller.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TrafficKeyInfo {
+    /// The id jobs use.
+    pub key_id: u32,
+    /// The AEAD.
+    pub algorithm: AeadAlgorithm,
+    /// The raw key.
+    pub key: Vec<u8>,
+    /// Whether it opens server records (else it seals ours).
+    pub for_reading: bool,
+}
+
+impl core::fmt::Debug for TrafficKeyInfo {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TrafficKeyInfo")
+            .field("key_id", &self.key_id)
+            .field("algorithm", &self.algorithm)
+            .field("for_reading", &self.for_reading)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Everything the handshake steps touch besides their own state.
@@ -147,18 +183,19 @@ pub(crate) struct Io {
     next_key_id: u32,
     read_keys_changed: bool,
     ccs_sent: bool,
+    pending_seals: VecDeque<SealJob>,
 }
 
 impl Io {
     pub(crate) fn send_handshake(&mut self, msg: &[u8]) -> Result<(), Error> {
-        let jobs = self
-            .writer
-            .write(ContentType::HANDSHAKE, msg, &mut self.out)?;
-        if jobs.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Internal)
-        }
+        self.write_record(ContentType::HANDSHAKE, msg)
+    }
+
+    /// Writes records; in offload mode their seal jobs are queued for the caller.
+    pub(crate) fn write_record(&mut self, ct: ContentType, data: &[u8]) -> Result<(), Error> {
+        let jobs = self.writer.write(ct, data, &mut self.out)?;
+        self.pending_seals.extend(jobs);
+        Ok(())
     }
 
     pub(crate) fn plain_version_after_first_hello(&mut self) {
@@ -177,18 +214,31 @@ impl Io {
         self.next_key_id
     }
 
+    fn announce(&mut self, key_id: u32, suite: Suite, key: Vec<u8>, for_reading: bool) {
+        if self.config.aead_offload {
+            self.events.push_back(Event::TrafficKey(TrafficKeyInfo {
+                key_id,
+                algorithm: suite.aead,
+                key,
+                for_reading,
+            }));
+        }
+    }
+
     pub(crate) fn set_read_keys(&mut self, suite: Suite, secret: &[u8]) -> Result<(), Error> {
         let id = self.key_id();
-        self.reader
-            .set_keys(Some(crate::keyschedule::traffic_keys(suite, secret, id)?));
+        let (keys, raw) = crate::keyschedule::traffic_keys(suite, secret, id)?;
+        self.reader.set_keys(Some(keys));
         self.read_keys_changed = true;
+        self.announce(id, suite, raw, true);
         Ok(())
     }
 
     pub(crate) fn set_write_keys(&mut self, suite: Suite, secret: &[u8]) -> Result<(), Error> {
         let id = self.key_id();
-        self.writer
-            .set_keys(Some(crate::keyschedule::traffic_keys(suite, secret, id)?));
+        let (keys, raw) = crate::keyschedule::traffic_keys(suite, secret, id)?;
+        self.writer.set_keys(Some(keys));
+        self.announce(id, suite, raw, false);
         Ok(())
     }
 }
@@ -205,6 +255,7 @@ pub struct Connection {
     state: State,
     hs_buf: Vec<u8>,
     reported: usize,
+    seal_reported: bool,
     error: Option<Error>,
     peer_closed: bool,
     we_closed: bool,
@@ -246,13 +297,17 @@ impl Connection {
             next_key_id: 0,
             read_keys_changed: false,
             ccs_sent: false,
+            pending_seals: VecDeque::new(),
         };
+        io.reader.set_offload(io.config.aead_offload);
+        io.writer.set_offload(io.config.aead_offload);
         let start = ExpectServerHello::start(entropy, &mut io)?;
         Ok(Self {
             io,
             state: State::ExpectServerHello(Box::new(start)),
             hs_buf: Vec::new(),
             reported: 0,
+            seal_reported: false,
             error: None,
             peer_closed: false,
             we_closed: false,
@@ -286,12 +341,19 @@ impl Connection {
 
     fn poll_inner(&mut self) -> Result<Event, Error> {
         loop {
+            if let Some(ev) = self.io.events.pop_front() {
+                return Ok(ev);
+            }
+            if let Some(job) = self.io.pending_seals.front() {
+                if self.seal_reported {
+                    return Ok(Event::NeedData);
+                }
+                self.seal_reported = true;
+                return Ok(Event::NeedSeal(*job));
+            }
             if self.io.out.len() > self.reported {
                 self.reported = self.io.out.len();
                 return Ok(Event::Transmit);
-            }
-            if let Some(ev) = self.io.events.pop_front() {
-                return Ok(ev);
             }
             if self.state.awaiting_answer() || self.peer_closed {
                 return Ok(Event::NeedData);
@@ -304,7 +366,7 @@ impl Connection {
                 .set_ccs_allowed(self.state.before_server_finished());
             let rec = match self.io.reader.next_record()? {
                 Next::NeedData => return Ok(Event::NeedData),
-                Next::NeedOpen(_) => return Err(Error::Internal),
+                Next::NeedOpen(job) => return Ok(Event::NeedOpen(job)),
                 Next::Record(r) => r,
             };
             let (ct, data) = (rec.content_type, rec.data);
@@ -401,14 +463,8 @@ impl Connection {
         if !self.state.is_traffic() {
             return Err(Error::Misuse);
         }
-        let jobs =
-            self.io
-                .writer
-                .write(ContentType::APPLICATION_DATA, plaintext, &mut self.io.out)?;
-        if !jobs.is_empty() {
-            return Err(Error::Internal);
-        }
-        Ok(())
+        self.io
+            .write_record(ContentType::APPLICATION_DATA, plaintext)
     }
 
     /// Sends a KeyUpdate (optionally asking the server to update too).
@@ -443,10 +499,53 @@ impl Connection {
         }
     }
 
-    /// Takes the bytes to write to the transport.
+    /// Takes the bytes to write to the transport (in offload mode, only once every
+    /// [`Event::NeedSeal`] has been completed; until then this is empty).
     pub fn take_transmit(&mut self) -> Vec<u8> {
+        if !self.io.pending_seals.is_empty() {
+            return Vec::new();
+        }
         self.reported = 0;
         core::mem::take(&mut self.io.out)
+    }
+
+    /// Offload mode: `ciphertext || tag` of the record in the outstanding [`Event::NeedOpen`].
+    pub fn open_buffer(&mut self) -> Option<&mut [u8]> {
+        self.io.reader.job_data_mut()
+    }
+
+    /// Offload mode: answers the outstanding [`Event::NeedOpen`] (`authentic`: the tag verified
+    /// and the plaintext is now in place).
+    pub fn complete_open(&mut self, authentic: bool) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let r = self
+            .io
+            .reader
+            .complete_open(authentic)
+            .map_err(Error::Record);
+        r.or_else(|e| self.fail(e))
+    }
+
+    /// Offload mode: the bytes of the outstanding [`Event::NeedSeal`]: inner plaintext followed
+    /// by 16 zero bytes for the tag.
+    pub fn seal_buffer(&mut self) -> Option<&mut [u8]> {
+        let job = *self.io.pending_seals.front()?;
+        let end = job
+            .start
+            .checked_add(job.len)?
+            .checked_add(burrow_record::TAG_LEN)?;
+        self.io.out.get_mut(job.start..end)
+    }
+
+    /// Offload mode: the outstanding [`Event::NeedSeal`] is done.
+    pub fn complete_seal(&mut self) -> Result<(), Error> {
+        if !self.seal_reported || self.io.pending_seals.pop_front().is_none() {
+            return Err(Error::Misuse);
+        }
+        self.seal_reported = false;
+        Ok(())
     }
 
     /// Whether the server has sent close_notify.
@@ -460,11 +559,14 @@ impl Connection {
     }
 
     fn write_alert(&mut self, level: AlertLevel, desc: AlertDescription) {
+        // In offload mode a protected fatal alert would need a seal job that nobody answers
+        // after the error: it is not sent (the caller closes the transport instead).
+        let protected_offload = self.io.config.aead_offload && self.io.writer.keys().is_some();
+        if level == AlertLevel::FATAL && protected_offload {
+            return;
+        }
         // Best effort: an alert that cannot be written is not sent.
-        let _ = self
-            .io
-            .writer
-            .write(ContentType::ALERT, &[level.0, desc.0], &mut self.io.out);
+        let _ = self.io.write_record(ContentType::ALERT, &[level.0, desc.0]);
     }
 
     /// The one error path: send the alert derived from the error, then stick.

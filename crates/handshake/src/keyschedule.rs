@@ -38,14 +38,18 @@ pub(crate) fn next_stage(
     Ok(hkdf::extract(h, salt.as_ref(), ikm.unwrap_or(zeros(h))))
 }
 
-/// The record keys for one traffic secret.
-pub(crate) fn traffic_keys(suite: Suite, secret: &[u8], key_id: u32) -> Result<TrafficKeys, Error> {
-    let mut key = [0u8; 32];
-    let key = key.get_mut(..suite.aead.key_len()).ok_or(Error::Internal)?;
+/// The record keys for one traffic secret, and the raw key (for an offloading caller).
+pub(crate) fn traffic_keys(
+    suite: Suite,
+    secret: &[u8],
+    key_id: u32,
+) -> Result<(TrafficKeys, Vec<u8>), Error> {
+    let mut key = vec![0u8; suite.aead.key_len()];
     let mut iv = [0u8; 12];
-    hkdf::expand_label(suite.hash, secret, b"key", &[], key).map_err(|_| Error::Internal)?;
+    hkdf::expand_label(suite.hash, secret, b"key", &[], &mut key).map_err(|_| Error::Internal)?;
     hkdf::expand_label(suite.hash, secret, b"iv", &[], &mut iv).map_err(|_| Error::Internal)?;
-    TrafficKeys::new(suite.aead, key, &iv, key_id).map_err(Error::Record)
+    let keys = TrafficKeys::new(suite.aead, &key, &iv, key_id).map_err(Error::Record)?;
+    Ok((keys, key))
 }
 
 /// HKDF-Expand-Label(secret, label, context, Hash.length).

@@ -34,11 +34,12 @@ mod verify;
 #[doc(hidden)]
 pub mod fuzz;
 
-pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary};
+pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary, TrafficKeyInfo};
 pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
 pub use error::{CertRejection, Error};
 pub use profile::{ExtensionSlot, Profile};
 pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
 
-pub use burrow_record::{AlertDescription, RecordError};
+pub use burrow_crypto::aead::AeadAlgorithm;
+pub use burrow_record::{AlertDescription, OpenJob, RecordError, SealJob};

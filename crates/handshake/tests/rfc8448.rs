@@ -8,3 +8,7 @@ both!(rfc8448_simple_1rtt, |j: &str| {
 both!(rfc8448_hello_retry_request, common::rfc8448::hello_retry);
 both!(rfc8448_resumed, common::rfc8448::resumed);
 both!(rfc8448_middlebox_compatibility, common::rfc8448::middlebox);
+both!(
+    rfc8448_simple_1rtt_aead_offloaded,
+    common::rfc8448::simple_1rtt_offload
+);

@@ -251,3 +251,97 @@ pub(crate) fn middlebox(json: &str) {
     );
     finish_trace(&s, &mut c, s.ms());
 }
+
+/// Like [`drain`], answering AEAD jobs as an offloading caller would (keys imported from
+/// TrafficKey events, work done by burrow-crypto standing in for WebCrypto).
+pub(crate) fn drain_offload(
+    c: &mut Connection,
+    now: u64,
+    sent: &mut Vec<u8>,
+    keys: &mut std::collections::HashMap<u32, burrow_crypto::aead::AeadKey>,
+    jobs: &mut usize,
+) -> Result<Vec<Event>, Error> {
+    let mut evs = Vec::new();
+    loop {
+        match c.poll_event(now)? {
+            Event::NeedData => return Ok(evs),
+            Event::Transmit => sent.extend(c.take_transmit()),
+            Event::TrafficKey(k) => {
+                keys.insert(
+                    k.key_id,
+                    burrow_crypto::aead::AeadKey::new(k.algorithm, &k.key).unwrap(),
+                );
+            }
+            Event::NeedOpen(job) => {
+                *jobs += 1;
+                let buf = c.open_buffer().unwrap();
+                let (ct, tag) = buf.split_at_mut(job.ciphertext_len);
+                let tag: [u8; 16] = (&*tag).try_into().unwrap();
+                let ok = keys[&job.key_id]
+                    .open_in_place(&job.nonce, &job.aad, ct, &tag)
+                    .is_ok();
+                c.complete_open(ok)?;
+            }
+            Event::NeedSeal(job) => {
+                *jobs += 1;
+                let key = &keys[&job.key_id];
+                let buf = c.seal_buffer().unwrap();
+                let (pt, tag_out) = buf.split_at_mut(job.len);
+                let tag = key.seal_in_place(&job.nonce, &job.aad, pt).unwrap();
+                tag_out.copy_from_slice(&tag);
+                c.complete_seal()?;
+            }
+            e => evs.push(e),
+        }
+    }
+}
+
+/// Simple 1-RTT with every record opened and sealed by the caller: identical bytes out.
+pub(crate) fn simple_1rtt_offload(json: &str) {
+    let s = Scenario::load(json, "simple_1rtt");
+    let profile = Profile::rfc8448();
+    let entropy = Entropy::from_pool(&profile, &s.hex("client_rng_pool")).unwrap();
+    let mut cfg = Config::new(profile, Some("server"));
+    cfg.signature_check = SignatureCheck::Caller;
+    cfg.aead_offload = true;
+    let mut c = Connection::new(cfg, entropy, s.ms()).unwrap();
+    let (mut keys, mut jobs) = (std::collections::HashMap::new(), 0usize);
+    let mut sent = Vec::new();
+    drain_offload(&mut c, s.ms(), &mut sent, &mut keys, &mut jobs).unwrap();
+    assert_eq!(sent, s.hex("record_client_hello_1"));
+    sent.clear();
+    c.feed(&s.hex("record_server_hello")).unwrap();
+    c.feed(&s.hex("record_server_handshake_messages")).unwrap();
+    let evs = drain_offload(&mut c, s.ms(), &mut sent, &mut keys, &mut jobs).unwrap();
+    expect_verify(&s, &evs);
+    c.complete(Answer::Verified).unwrap();
+    let evs = drain_offload(&mut c, s.ms(), &mut sent, &mut keys, &mut jobs).unwrap();
+    assert!(matches!(evs[0], Event::HandshakeDone(_)));
+    assert_eq!(
+        hex::encode(&sent),
+        hex::encode(&s.hex("record_client_finished"))
+    );
+    c.feed(&s.hex("record_new_session_ticket")).unwrap();
+    c.feed(&s.hex("record_server_app_data")).unwrap();
+    let evs = drain_offload(&mut c, s.ms(), &mut Vec::new(), &mut keys, &mut jobs).unwrap();
+    assert!(matches!(evs[0], Event::NewSessionTicket(_)));
+    assert_eq!(evs[1], Event::Plaintext(s.hex("server_app_data")));
+    let mut sent = Vec::new();
+    c.send(&s.hex("client_app_data")).unwrap();
+    assert!(
+        c.take_transmit().is_empty(),
+        "nothing leaves before the seal job is done"
+    );
+    drain_offload(&mut c, s.ms(), &mut sent, &mut keys, &mut jobs).unwrap();
+    assert_eq!(
+        hex::encode(&sent),
+        hex::encode(&s.hex("record_client_app_data"))
+    );
+    // Opens: server flight, ticket, app data. Seals: Finished, app data.
+    assert_eq!(jobs, 5);
+    assert_eq!(
+        keys.len(),
+        4,
+        "handshake + application keys, both directions"
+    );
+}
