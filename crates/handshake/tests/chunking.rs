@@ -58,12 +58,8 @@ fn run(s: &Scenario, sizes: &[usize]) -> (Vec<Event>, Vec<u8>) {
     (events, sent)
 }
 
-#[test]
-fn same_events_under_every_chunking() {
-    let Some(json) = common::rfc8448_json() else {
-        return;
-    };
-    let s = Scenario::load(&json, "simple_1rtt");
+fn same_events(json: &str) {
+    let s = Scenario::load(json, "simple_1rtt");
     let total: usize = [
         "record_server_hello",
         "record_server_handshake_messages",
@@ -95,3 +91,5 @@ fn same_events_under_every_chunking() {
         assert_eq!(run(&s, &sizes), whole, "split {sizes:?}");
     }
 }
+
+both!(same_events_under_every_chunking, same_events);
