@@ -543,3 +543,100 @@ fn session_id_must_be_echoed() {
         AlertDescription::ILLEGAL_PARAMETER,
     );
 }
+
+#[test]
+fn change_cipher_spec_after_the_handshake_is_refused() {
+    let (mut c, srv) = connected();
+    let (r, sent) = pump(&mut c, &[20, 3, 3, 0, 1, 1]);
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::Record(RecordError::UnexpectedChangeCipherSpec),
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn we_initiate_a_key_update() {
+    let (mut c, srv) = connected();
+    c.update_keys(true).unwrap();
+    c.send(b"new key").unwrap();
+    let out = c.take_transmit();
+    let h = common::server::H;
+    let mut next = vec![0u8; 32];
+    burrow_crypto::hkdf::expand_label(h, &srv.client_ap, b"traffic upd", &[], &mut next).unwrap();
+    let recs = common::rfc8448::records(&out);
+    assert_eq!(
+        srv.open_client(&recs[0], &srv.client_ap.clone()),
+        vec![(22, vec![24, 0, 0, 1, 1])]
+    );
+    assert_eq!(
+        srv.open_client(&recs[1], &next),
+        vec![(23, b"new key".to_vec())]
+    );
+}
+
+#[test]
+fn certificate_request_during_handshake_gets_an_empty_certificate() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    let cr = msg(13, &[0, 0, 8, 0, 13, 0, 4, 0, 2, 8, 7]);
+    let cert = srv.certificate();
+    bytes.extend(srv.flight(&[ee, cr, cert]));
+    let cv = srv.certificate_verify(false);
+    bytes.extend(srv.flight(&[cv]));
+    let fin = srv.finished(false);
+    bytes.extend(srv.flight(&[fin]));
+    let (r, sent) = pump(&mut c, &bytes);
+    assert!(matches!(r.unwrap()[0], Event::HandshakeDone(_)));
+    let recs = srv.open_client(&sent, &srv.client_hs.clone());
+    let flight: Vec<u8> = recs.into_iter().flat_map(|(_, d)| d).collect();
+    assert_eq!(
+        &flight[..8],
+        &[11, 0, 0, 4, 0, 0, 0, 0],
+        "empty Certificate first"
+    );
+    assert_eq!(flight[8], 20, "then Finished");
+}
+
+#[test]
+fn unsolicited_extension_in_encrypted_extensions() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[ext(0x1234, &[])]);
+    bytes.extend(srv.flight(&[ee]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::UnsupportedExtension,
+        AlertDescription::UNSUPPORTED_EXTENSION,
+    );
+}
+
+#[test]
+fn truncated_and_trailing_bytes_are_decode_errors() {
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    let mut ee = Server::encrypted_extensions(&[]);
+    ee.push(0); // one byte more than the extensions block
+    ee[3] += 1;
+    bytes.extend(srv.flight(&[ee]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::Decode,
+        AlertDescription::DECODE_ERROR,
+    );
+}
