@@ -14,7 +14,17 @@
 //! * Certificate validation is a request ([`Event::NeedVerify`]); the CertificateVerify
 //!   signature is checked inline with burrow-crypto or, in [`SignatureCheck::Caller`] mode,
 //!   handed out in the same request.
-//! * TLS 1.2 is not implemented yet: a 1.2 ServerHello is `TLS_PROTOCOL_VERSION`.
+//! * Record AEAD runs inline (burrow-crypto) or, with [`Config::aead_offload`], as jobs:
+//!   [`Event::TrafficKey`] announces each key once, [`Event::NeedOpen`] / [`Event::NeedSeal`]
+//!   name the key, nonce, AAD and the bytes to work on in place ([`Connection::open_buffer`],
+//!   [`Connection::seal_buffer`]); the Worker answers with WebCrypto.
+//! * Every error maps to its alert in one place ([`Error::alert`]); the connection writes that
+//!   alert and the error sticks. In offload mode a protected fatal alert is not sent (nobody
+//!   would seal it); the caller closes the transport.
+//! * TLS 1.2 is not implemented yet: a 1.2 ServerHello is `TLS_PROTOCOL_VERSION` (or
+//!   `TLS_DOWNGRADE` when the random carries the RFC 8446 §4.1.3 sentinel). The ServerHello
+//!   dispatch in `state.rs` is where the 1.2 branch goes.
+//! * GREASE values are derived from the first byte of the client random.
 
 mod codec;
 mod conn;
