@@ -13,6 +13,9 @@ NODE_PINNED=22.23.5
 
 export PATH="$TOOLS/bin:$HOME/.cargo/bin:$PATH"
 export WRANGLER_SEND_METRICS=false
+# Local dev needs no real `request.cf`: skip wrangler's download of it (a network call that fails
+# offline with a noisy warning and falls back to a placeholder anyway).
+export CLOUDFLARE_CF_FETCH_ENABLED=${CLOUDFLARE_CF_FETCH_ENABLED:-false}
 # wrangler never needs an account for `wrangler dev` in local mode.
 export WRANGLER_LOG_PATH="${WRANGLER_LOG_PATH:-$ROOT/.wrangler/logs}"
 
