@@ -2,6 +2,7 @@
 //! (fatal, `CERT_BUDGET_EXCEEDED`) quickly instead of exploring every permutation.
 //! Certificates are assembled by a tiny DER writer; their signatures are junk on purpose.
 
+#![cfg(not(target_arch = "wasm32"))] // files, sockets and ring: native only
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -7,6 +7,7 @@
 //! non-bettertls case (the ones that tell validators apart) with burrow-crypto, the default
 //! verifier. `cargo run --release --example limbo` runs the whole suite on burrow-crypto.
 
+#![cfg(not(target_arch = "wasm32"))] // files, sockets and ring: native only
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -3,6 +3,7 @@
 //! server stapled). rustls only checks the handshake signature. Expectations come from
 //! peers.env (`EXPECT`, `STAPLE`), not from this file.
 
+#![cfg(not(target_arch = "wasm32"))] // files, sockets and ring: native only
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,6 +1,7 @@
 //! Unit tests on the peers' test PKI (`PEERS_PKI`, made by ../shared/peers/up.sh): chains,
 //! names, stapled OCSP responses, pins and trust modes, at a time derived from the files.
 
+#![cfg(not(target_arch = "wasm32"))] // files, sockets and ring: native only
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
