@@ -96,6 +96,12 @@ impl ResponseDecoder {
         self.core.outstanding()
     }
 
+    /// See [`Decoder::head_bytes_examined`].
+    #[doc(hidden)]
+    pub fn head_bytes_examined(&self) -> usize {
+        self.core.head_bytes_examined()
+    }
+
     /// The next event.
     pub fn next_event(&mut self) -> Result<Next<'_>, Error> {
         let base = self.start;

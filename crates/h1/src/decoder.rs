@@ -86,6 +86,7 @@ pub struct Decoder {
     state: State,
     eof: bool,
     interim: usize,
+    head_work: usize,
 }
 
 impl Decoder {
@@ -97,6 +98,7 @@ impl Decoder {
             state: State::Idle,
             eof: false,
             interim: 0,
+            head_work: 0,
         }
     }
 
@@ -116,6 +118,13 @@ impl Decoder {
     /// Number of requests whose responses have not ended yet.
     pub fn outstanding(&self) -> usize {
         self.pending.len()
+    }
+
+    /// Total bytes the head scanner has examined (for tests proving the scan is linear: feeding
+    /// a head one byte at a time examines each byte once).
+    #[doc(hidden)]
+    pub fn head_bytes_examined(&self) -> usize {
+        self.head_work
     }
 
     /// Decodes the next event from `input` (the received bytes not consumed so far).
@@ -152,7 +161,12 @@ impl Decoder {
         let State::Head(scan) = &mut self.state else {
             return Ok(done(0, Event::NeedData));
         };
-        let Some(len) = scan.scan(input, &self.limits)? else {
+        let before = scan.examined();
+        let found = scan.scan(input, &self.limits);
+        self.head_work = self
+            .head_work
+            .saturating_add(scan.examined().saturating_sub(before));
+        let Some(len) = found? else {
             return if !self.eof {
                 Ok(done(0, Event::NeedData))
             } else if input.is_empty() && scan.is_fresh() && self.interim == 0 {

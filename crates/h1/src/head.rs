@@ -70,12 +70,19 @@ pub(crate) struct HeadScan {
     line_start: usize,
     /// Complete lines seen (the status line and field lines).
     lines: usize,
+    /// Bytes examined over all calls (to check that scanning stays linear).
+    examined: usize,
 }
 
 impl HeadScan {
     /// True when no byte has been examined yet.
     pub(crate) fn is_fresh(&self) -> bool {
         self.pos == 0
+    }
+
+    /// Bytes examined over all calls so far.
+    pub(crate) fn examined(&self) -> usize {
+        self.examined
     }
 
     /// Looks for the end of the head in `buf` (which starts at the head's first byte and only
@@ -104,6 +111,7 @@ impl HeadScan {
             let line = window.get(self.line_start..at).unwrap_or_default();
             let next = at.saturating_add(1);
             if line.is_empty() || line == b"\r" {
+                self.examined = self.examined.saturating_add(i).saturating_add(1);
                 // The empty line ends the head; the status line alone never does.
                 if self.line_start > 0 {
                     return Ok(Some(next));
@@ -118,6 +126,7 @@ impl HeadScan {
                 });
             }
         }
+        self.examined = self.examined.saturating_add(tail.len());
         self.pos = window.len();
         if buf.len() >= max {
             return Err(Error::HeadersTooLarge { limit: max });

@@ -216,3 +216,31 @@ fn chunked_decoder_on_random_bytes_never_overreports() {
         assert!(data <= input.len());
     }
 }
+
+#[test]
+fn head_scan_is_linear_when_fed_byte_by_byte() {
+    // A 60 KiB head arriving one byte at a time: each byte is examined once, not once per call.
+    let mut head = b"HTTP/1.1 200 OK\r\n".to_vec();
+    for i in 0..90 {
+        head.extend_from_slice(format!("X-Pad-{i:03}: ").as_bytes());
+        head.extend(std::iter::repeat_n(b'v', 640));
+        head.extend_from_slice(b"\r\n");
+    }
+    head.extend_from_slice(b"Content-Length: 0\r\n\r\n");
+    assert!(head.len() > 58_000 && head.len() < 65_536);
+    let mut dec = ResponseDecoder::default();
+    dec.expect_response(get());
+    let mut saw_head = false;
+    for b in &head {
+        dec.receive(std::slice::from_ref(b));
+        loop {
+            match dec.next_event().unwrap() {
+                Next::NeedData => break,
+                Next::Head { .. } => saw_head = true,
+                _ => {}
+            }
+        }
+    }
+    assert!(saw_head);
+    assert_eq!(dec.head_bytes_examined(), head.len());
+}
