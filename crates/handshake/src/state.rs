@@ -127,7 +127,11 @@ impl ExpectServerHello {
             shares.push(KeyShare::from_seed(group, seed).map_err(|_| Error::Misuse)?);
         }
         let psk = match &io.config.resumption {
-            Some(t) if t.is_usable(io.now_ms) && profile.cipher_suites.contains(&t.suite) => {
+            Some(t)
+                if t.is_usable(io.now_ms)
+                    && profile.cipher_suites.contains(&t.suite)
+                    && t.server_name == io.config.server_name =>
+            {
                 let suite = suites::lookup(t.suite).ok_or(Error::Misuse)?;
                 let early = ks::early_secret(suite.hash, Some(&t.psk));
                 Some(PskState {

@@ -640,3 +640,128 @@ fn truncated_and_trailing_bytes_are_decode_errors() {
         AlertDescription::DECODE_ERROR,
     );
 }
+
+fn flight_until_verify(
+    check_mode: SignatureCheck,
+    corrupt_sig: bool,
+) -> (Connection, Server, Vec<Event>) {
+    let (mut c, ch) = common::server::client(Profile::default_web(), check_mode);
+    let mut srv = Server::new(&ch);
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    let cert = srv.certificate();
+    bytes.extend(srv.flight(&[ee, cert]));
+    let cv = srv.certificate_verify(corrupt_sig);
+    bytes.extend(srv.flight(&[cv]));
+    let fin = srv.finished(false);
+    bytes.extend(srv.flight(&[fin]));
+    c.feed(&bytes).unwrap();
+    let mut evs = Vec::new();
+    loop {
+        match c.poll_event(common::server::NOW).unwrap() {
+            Event::NeedData => break,
+            Event::Transmit => {
+                let _ = c.take_transmit();
+            }
+            e => evs.push(e),
+        }
+    }
+    (c, srv, evs)
+}
+
+#[test]
+fn caller_checks_the_signature_and_the_chain() {
+    // Caller mode: the request carries what was signed; a good answer completes the handshake.
+    let (mut c, srv, evs) = flight_until_verify(SignatureCheck::Caller, false);
+    let [Event::NeedVerify(req)] = &evs[..] else {
+        panic!("{evs:?}")
+    };
+    let signed = req.signed.as_ref().unwrap();
+    assert_eq!(signed.scheme, SignatureScheme::ED25519);
+    assert!(signed.message.starts_with(&[0x20; 64]));
+    assert_eq!(req.chain, vec![srv.certificate_der()]);
+    assert_eq!(req.server_name.as_deref(), Some("example.test"));
+    c.complete(Answer::Verified).unwrap();
+    assert!(matches!(
+        c.poll_event(common::server::NOW).unwrap(),
+        Event::HandshakeDone(_) | Event::Transmit
+    ));
+    assert_eq!(
+        c.complete(Answer::Verified).unwrap_err(),
+        Error::Misuse,
+        "no request outstanding"
+    );
+
+    // The caller says the signature is bad.
+    let (mut c, srv, _) = flight_until_verify(SignatureCheck::Caller, true);
+    let e = c.complete(Answer::BadSignature).unwrap_err();
+    let hs = srv.client_hs.clone();
+    check(
+        Err(e),
+        &c.take_transmit(),
+        &srv,
+        Some(&hs),
+        Error::BadCertificateVerify,
+        AlertDescription::DECRYPT_ERROR,
+    );
+
+    // The verifier rejects the chain with its own code and alert.
+    let (mut c, srv, _) = flight_until_verify(SignatureCheck::Inline, false);
+    let rej = CertRejection {
+        code: "CERT_EXPIRED",
+        alert: AlertDescription::CERTIFICATE_EXPIRED,
+    };
+    let e = c.complete(Answer::Rejected(rej)).unwrap_err();
+    assert_eq!(e.code(), "CERT_EXPIRED");
+    check(
+        Err(e),
+        &c.take_transmit(),
+        &srv,
+        Some(&hs_of(&srv)),
+        Error::CertificateRejected(rej),
+        AlertDescription::CERTIFICATE_EXPIRED,
+    );
+}
+
+fn hs_of(srv: &Server) -> Vec<u8> {
+    srv.client_hs.clone()
+}
+
+#[test]
+fn a_ticket_is_offered_only_to_its_server() {
+    let (mut c, mut srv) = connected();
+    // A NewSessionTicket from the scripted server.
+    let nst = msg(
+        4,
+        &[0, 0, 0x0e, 0x10, 1, 2, 3, 4, 1, 0, 0, 3, 9, 9, 9, 0, 0],
+    );
+    let (r, _) = pump(&mut c, &srv.seal(ContentType::HANDSHAKE, &nst));
+    let [Event::NewSessionTicket(t)] = &r.unwrap()[..] else {
+        panic!()
+    };
+    assert_eq!(t.server_name(), Some("example.test"));
+    assert!(
+        t.is_usable(common::server::NOW + 3_599_000)
+            && !t.is_usable(common::server::NOW + 3_600_000)
+    );
+    let offered = |name: &str| {
+        let profile = Profile::default_web();
+        let pool = vec![1u8; Entropy::pool_len(&profile)];
+        let mut cfg = Config::new(profile.clone(), Some(name));
+        cfg.resumption = Some(t.clone());
+        let mut c = Connection::new(
+            cfg,
+            Entropy::from_pool(&profile, &pool).unwrap(),
+            common::server::NOW,
+        )
+        .unwrap();
+        let ch = c.take_transmit();
+        ch.windows(9)
+            .any(|w| w == [0x00, 0x29, 0x00, 0x2e, 0x00, 0x09, 0x00, 0x03, 9])
+    };
+    assert!(
+        offered("example.test"),
+        "pre_shared_key offered to the ticket's server"
+    );
+    assert!(!offered("other.test"), "never to another server");
+}
