@@ -332,24 +332,7 @@ impl ExpectServerHello {
                 c
             }
         };
-        let mut share = None;
-        let mut psk_selected = false;
-        for (t, b) in &sh.extensions {
-            match *t {
-                ExtensionType::SUPPORTED_VERSIONS => {}
-                ExtensionType::KEY_SHARE => share = Some(messages::server_key_share(b)?),
-                ExtensionType::PRE_SHARED_KEY => {
-                    if self.psk.is_none() {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    if messages::u16_body(b)? != 0 {
-                        return Err(Error::IllegalParameter);
-                    }
-                    psk_selected = true;
-                }
-                _ => return Err(Error::UnsupportedExtension),
-            }
-        }
+        let (share, psk_selected) = self.server_hello_extensions(sh)?;
         // We only offer psk_dhe_ke, so a key share is always required.
         let (group, server_share) = share.ok_or(Error::MissingExtension)?;
         let Some(mine) = self
@@ -419,6 +402,37 @@ impl ExpectServerHello {
             client_early,
             ticket_alpn: ticket.and_then(|t| t.alpn),
         })))
+    }
+}
+
+/// The ServerHello extensions TLS 1.3 allows: the server's key share and whether it accepted
+/// our PSK (identity 0, the only one offered).
+type HelloExtensions<'a> = (Option<(NamedGroup, &'a [u8])>, bool);
+
+impl ExpectServerHello {
+    fn server_hello_extensions<'a>(
+        &self,
+        sh: &ServerHello<'a>,
+    ) -> Result<HelloExtensions<'a>, Error> {
+        let mut share = None;
+        let mut psk_selected = false;
+        for (t, b) in &sh.extensions {
+            match *t {
+                ExtensionType::SUPPORTED_VERSIONS => {}
+                ExtensionType::KEY_SHARE => share = Some(messages::server_key_share(b)?),
+                ExtensionType::PRE_SHARED_KEY => {
+                    if self.psk.is_none() {
+                        return Err(Error::UnsupportedExtension);
+                    }
+                    if messages::u16_body(b)? != 0 {
+                        return Err(Error::IllegalParameter);
+                    }
+                    psk_selected = true;
+                }
+                _ => return Err(Error::UnsupportedExtension),
+            }
+        }
+        Ok((share, psk_selected))
     }
 }
 
