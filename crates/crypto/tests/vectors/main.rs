@@ -43,6 +43,12 @@ macro_rules! both {
 }
 
 both! {
+    selftest_all_pass => {
+        let checks = burrow_crypto::selftest::run();
+        let failed: Vec<_> = checks.iter().filter(|c| !c.ok).map(|c| c.name).collect();
+        say(&format!("selftest: {} known-answer checks, failed: {failed:?}", checks.len()));
+        assert!(checks.len() >= 20 && failed.is_empty());
+    };
     wycheproof_aes_gcm => aead::aes_gcm();
     wycheproof_chacha20_poly1305 => aead::chacha20_poly1305();
     wycheproof_hmac_sha256 => mac::hmac_sha256();
