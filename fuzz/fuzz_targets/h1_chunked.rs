@@ -42,7 +42,8 @@ fn run(pieces: &[&[u8]]) -> Outcome {
                             out.body.extend_from_slice(&buf[r]);
                         }
                         ChunkEvent::Trailers(t) => {
-                            out.trailers = t.iter().map(|(a, b)| (a.to_vec(), b.to_vec())).collect();
+                            out.trailers =
+                                t.iter().map(|(a, b)| (a.to_vec(), b.to_vec())).collect();
                         }
                         ChunkEvent::End => {
                             assert!(dec.is_done());

@@ -46,7 +46,10 @@ fn run(pieces: &[&[u8]], method: &str) -> Vec<Ev> {
             }
             Ok(Next::Interim(h)) | Ok(Next::Head { head: h, .. }) => out.push(Ev::Head(
                 h.status,
-                h.headers.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect(),
+                h.headers
+                    .iter()
+                    .map(|(n, v)| (n.to_vec(), v.to_vec()))
+                    .collect(),
             )),
             Ok(Next::Data(d)) => {
                 assert!(!d.is_empty());
