@@ -21,6 +21,7 @@ mod writer;
 
 pub use error::RecordError;
 pub use header::{Header, HEADER_LEN};
+pub(crate) use keys::Tls12Nonce;
 pub use keys::{TrafficKeys, TAG_LEN};
 pub use reader::{Next, OpenJob, PlainRecord, ReaderLimits, RecordReader};
 pub use types::{AlertDescription, AlertLevel, ContentType, ProtocolVersion};

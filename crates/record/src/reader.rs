@@ -1,8 +1,8 @@
 //! Records in: framing across any read boundary, in-place opening (inline or offloaded).
 
 use crate::{
-    ContentType, Header, RecordError, TrafficKeys, HEADER_LEN, MAX_CIPHERTEXT, MAX_EMPTY_RECORDS,
-    MAX_PLAINTEXT, TAG_LEN,
+    ContentType, Header, RecordError, Tls12Nonce, TrafficKeys, HEADER_LEN, MAX_CIPHERTEXT,
+    MAX_EMPTY_RECORDS, MAX_PLAINTEXT, TAG_LEN,
 };
 
 /// Limits of a [`RecordReader`].
@@ -78,6 +78,7 @@ pub struct RecordReader {
     offload: bool,
     pending: Option<Pending>,
     ccs_allowed: bool,
+    deliver_ccs: bool,
     empty_run: u32,
     limits: ReaderLimits,
     dead: Option<RecordError>,
@@ -113,6 +114,12 @@ impl RecordReader {
     /// between the first ClientHello and the peer's Finished).
     pub fn set_ccs_allowed(&mut self, allowed: bool) {
         self.ccs_allowed = allowed;
+    }
+
+    /// TLS 1.2: a plaintext change_cipher_spec `01` is handed out as a record (content type
+    /// change_cipher_spec) so the handshake can switch keys at exactly that point.
+    pub fn set_deliver_ccs(&mut self, deliver: bool) {
+        self.deliver_ccs = deliver;
     }
 
     /// Bytes buffered and not yet consumed.
@@ -208,6 +215,18 @@ impl RecordReader {
                 .pos
                 .checked_add(HEADER_LEN)
                 .ok_or(RecordError::RecordOverflow)?;
+            if h.content_type == ContentType::CHANGE_CIPHER_SPEC && self.deliver_ccs {
+                if rest.get(HEADER_LEN..total) != Some(&[1u8][..]) {
+                    return Err(RecordError::UnexpectedChangeCipherSpec);
+                }
+                self.release = total;
+                return Ok(Step::Record {
+                    ct: h.content_type,
+                    protected: false,
+                    start,
+                    len,
+                });
+            }
             if h.content_type == ContentType::CHANGE_CIPHER_SPEC {
                 if !self.ccs_allowed || rest.get(HEADER_LEN..total) != Some(&[1u8][..]) {
                     return Err(RecordError::UnexpectedChangeCipherSpec);
@@ -230,6 +249,10 @@ impl RecordReader {
                     start,
                     len,
                 });
+            }
+            if let Some(mode) = self.keys.as_ref().and_then(TrafficKeys::tls12_mode) {
+                self.release = total;
+                return self.open_tls12(mode, h, start, len);
             }
             if h.content_type != ContentType::APPLICATION_DATA {
                 return Err(RecordError::UnexpectedContentType);
@@ -298,6 +321,76 @@ impl RecordReader {
             .saturating_add(HEADER_LEN);
         self.release = total;
         Ok(())
+    }
+
+    /// TLS 1.2 AEAD record: real content type outside, optional explicit nonce, 13-byte AAD.
+    fn open_tls12(
+        &mut self,
+        mode: Tls12Nonce,
+        h: Header,
+        start: usize,
+        len: usize,
+    ) -> Result<Step, RecordError> {
+        let ct = h.content_type;
+        if ct != ContentType::HANDSHAKE
+            && ct != ContentType::ALERT
+            && ct != ContentType::APPLICATION_DATA
+        {
+            return Err(RecordError::UnexpectedContentType);
+        }
+        if self.offload {
+            return Err(RecordError::Tls12Offload);
+        }
+        let explicit_len = match mode {
+            Tls12Nonce::ExplicitGcm => 8,
+            Tls12Nonce::ChaCha => 0,
+        };
+        let plen = len
+            .checked_sub(explicit_len)
+            .and_then(|n| n.checked_sub(TAG_LEN))
+            .ok_or(RecordError::BadRecordMac)?;
+        if plen > MAX_PLAINTEXT || plen > self.limits.max_inner_plaintext {
+            return Err(RecordError::RecordOverflow);
+        }
+        let end = start.checked_add(len).ok_or(RecordError::JobMismatch)?;
+        let rec = self
+            .buf
+            .get_mut(start..end)
+            .ok_or(RecordError::JobMismatch)?;
+        let (explicit, rest) = rec
+            .split_at_mut_checked(explicit_len)
+            .ok_or(RecordError::BadRecordMac)?;
+        let explicit: Option<[u8; 8]> = (&*explicit).try_into().ok();
+        let (body, tag) = rest
+            .split_at_mut_checked(plen)
+            .ok_or(RecordError::BadRecordMac)?;
+        let tag: [u8; TAG_LEN] = (&*tag).try_into().map_err(|_| RecordError::BadRecordMac)?;
+        let keys = self.keys.as_mut().ok_or(RecordError::JobMismatch)?;
+        let (seq, nonce) = keys.next_tls12(explicit)?;
+        let plen16 = u16::try_from(plen).map_err(|_| RecordError::RecordOverflow)?;
+        let aad = crate::writer::tls12_aad(seq, ct, plen16);
+        keys.aead()
+            .open_in_place(&nonce, &aad, body, &tag)
+            .map_err(|_| RecordError::BadRecordMac)?;
+        if plen == 0 {
+            if ct != ContentType::APPLICATION_DATA {
+                return Err(RecordError::EmptyFragment);
+            }
+            self.empty_run = self.empty_run.saturating_add(1);
+            if self.empty_run > MAX_EMPTY_RECORDS {
+                return Err(RecordError::TooManyEmptyRecords);
+            }
+        } else {
+            self.empty_run = 0;
+        }
+        Ok(Step::Record {
+            ct,
+            protected: true,
+            start: start
+                .checked_add(explicit_len)
+                .ok_or(RecordError::JobMismatch)?,
+            len: plen,
+        })
     }
 
     fn finish_inner(

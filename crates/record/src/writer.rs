@@ -1,8 +1,8 @@
 //! Records out: fragmentation, TLS 1.3 inner plaintext, sealing (inline or as jobs).
 
 use crate::{
-    ContentType, Header, ProtocolVersion, RecordError, TrafficKeys, HEADER_LEN, MAX_PLAINTEXT,
-    TAG_LEN,
+    ContentType, Header, ProtocolVersion, RecordError, Tls12Nonce, TrafficKeys, HEADER_LEN,
+    MAX_PLAINTEXT, TAG_LEN,
 };
 
 /// An AEAD seal the caller must perform in `out`: encrypt `out[start..start + len]` in place
@@ -120,6 +120,13 @@ impl RecordWriter {
         out: &mut Vec<u8>,
     ) -> Result<Option<SealJob>, RecordError> {
         let keys = self.keys.as_mut().ok_or(RecordError::BadSend)?;
+        if let Some(mode) = keys.tls12_mode() {
+            if self.offload {
+                return Err(RecordError::Tls12Offload);
+            }
+            seal_tls12(keys, mode, ct, chunk, out)?;
+            return Ok(None);
+        }
         let inner_len = chunk.len().checked_add(1).ok_or(RecordError::BadSend)?;
         let rec_len = inner_len.checked_add(TAG_LEN).ok_or(RecordError::BadSend)?;
         let h = Header {
@@ -151,4 +158,57 @@ impl RecordWriter {
         out.extend_from_slice(&tag);
         Ok(None)
     }
+}
+
+/// TLS 1.2 AEAD record (RFC 5246 §6.2.3.3): `type || 0303 || len || [explicit nonce] ||
+/// ciphertext || tag`, AAD = `seq || type || 0303 || plaintext length`.
+fn seal_tls12(
+    keys: &mut TrafficKeys,
+    mode: Tls12Nonce,
+    ct: ContentType,
+    chunk: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), RecordError> {
+    let (seq, nonce) = keys.next_tls12(None)?;
+    let explicit: &[u8] = match mode {
+        Tls12Nonce::ExplicitGcm => nonce.get(4..).ok_or(RecordError::BadSend)?,
+        Tls12Nonce::ChaCha => &[],
+    };
+    let plen = u16::try_from(chunk.len()).map_err(|_| RecordError::BadSend)?;
+    let rec_len = chunk
+        .len()
+        .checked_add(explicit.len())
+        .and_then(|n| n.checked_add(TAG_LEN))
+        .ok_or(RecordError::BadSend)?;
+    let h = Header {
+        content_type: ct,
+        version: ProtocolVersion::TLS12,
+        len: u16::try_from(rec_len).map_err(|_| RecordError::BadSend)?,
+    };
+    let aad = tls12_aad(seq, ct, plen);
+    out.extend_from_slice(&h.encode());
+    out.extend_from_slice(explicit);
+    let start = out.len();
+    out.extend_from_slice(chunk);
+    let body = out.get_mut(start..).ok_or(RecordError::BadSend)?;
+    let tag = keys
+        .aead()
+        .seal_in_place(&nonce, &aad, body)
+        .map_err(|_| RecordError::BadSend)?;
+    out.extend_from_slice(&tag);
+    Ok(())
+}
+
+/// The 13-byte TLS 1.2 AEAD additional data.
+pub(crate) fn tls12_aad(seq: u64, ct: ContentType, plen: u16) -> [u8; 13] {
+    let mut a = [0u8; 13];
+    let parts = seq
+        .to_be_bytes()
+        .into_iter()
+        .chain([ct.0, 3, 3])
+        .chain(plen.to_be_bytes());
+    for (d, b) in a.iter_mut().zip(parts) {
+        *d = b;
+    }
+    a
 }
