@@ -3,7 +3,10 @@
 #![allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
+    clippy::arithmetic_side_effects,
+    clippy::panic,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
 )]
 
 use burrow_crypto::aead::{self, AeadAlgorithm};
