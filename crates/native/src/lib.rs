@@ -4,26 +4,20 @@
 //! for debugging a handshake by hand (`burrow-get`).
 
 mod http;
+mod trust;
 
 use burrow_handshake::{
-    AlertDescription, Answer, CertRejection, Config, Connection, Entropy, Event, HandshakeSummary,
-    Profile, Ticket,
+    Config, Connection, Entropy, Event, ExtensionSlot, HandshakeSummary, Profile, Ticket,
 };
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
 pub use http::Response;
+pub use trust::{alert_for, CertReport, Trust};
 
-/// How the server's certificate chain is judged (full X.509 validation is burrow-x509's job).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Trust {
-    /// Accept only this exact leaf certificate (DER). The CertificateVerify signature is
-    /// always checked against the leaf's key.
-    PinnedLeaf(Vec<u8>),
-    /// Accept any chain (still checking CertificateVerify against the leaf's key). Debugging only.
-    AnyChain,
-}
+/// Re-exported from burrow-x509: the revocation policy and the staple verdict.
+pub use burrow_x509::{Revocation, StapleStatus};
 
 /// One request.
 #[derive(Clone, Debug)]
@@ -38,8 +32,16 @@ pub struct FetchOptions {
     pub path: String,
     /// The ClientHello profile.
     pub profile: Profile,
-    /// Certificate trust.
+    /// Certificate trust (default: the system roots).
     pub trust: Trust,
+    /// SPKI pins (`sha256/BASE64`); when non-empty, some certificate of the validated path
+    /// must match one (on top of full validation).
+    pub pins: Vec<String>,
+    /// Stapled OCSP policy: check a staple when present (default) or require one.
+    pub revocation: Revocation,
+    /// Ask for a stapled OCSP response (`status_request`); default true. Without it servers
+    /// staple nothing, so only `Revocation::RequireStaple` can notice.
+    pub request_staple: bool,
     /// A ticket to offer for resumption.
     pub ticket: Option<Ticket>,
     /// Socket read/write timeout.
@@ -47,7 +49,8 @@ pub struct FetchOptions {
 }
 
 impl FetchOptions {
-    /// Defaults: the default web profile, any chain, 10 s timeout.
+    /// Defaults: the default web profile, system roots, staples requested and checked, 10 s
+    /// timeout.
     pub fn new(host: &str, port: u16, server_name: Option<&str>, path: &str) -> Self {
         Self {
             host: host.to_string(),
@@ -55,7 +58,10 @@ impl FetchOptions {
             server_name: server_name.map(str::to_string),
             path: path.to_string(),
             profile: Profile::default_web(),
-            trust: Trust::AnyChain,
+            trust: Trust::System,
+            pins: Vec::new(),
+            revocation: Revocation::CheckStaple,
+            request_staple: true,
             ticket: None,
             timeout: Duration::from_secs(10),
         }
@@ -75,6 +81,8 @@ pub struct FetchResult {
     pub close_notify: bool,
     /// The OCSP response the server stapled to its leaf, if any.
     pub ocsp_response: Option<Vec<u8>>,
+    /// What certificate verification concluded (path, anchor, leaf pin, staple status).
+    pub certificate: CertReport,
 }
 
 /// Why a fetch failed.
@@ -89,6 +97,24 @@ pub enum FetchError {
     Rng,
     /// The HTTP response was malformed or truncated.
     Http(&'static str),
+    /// The server's certificate was rejected by burrow-x509 (the matching alert was sent).
+    Certificate(burrow_x509::Error),
+    /// The trust configuration (anchors, pins, host name) is unusable; nothing was sent.
+    TrustConfig(burrow_x509::Error),
+}
+
+impl FetchError {
+    /// Stable machine-readable code: the x509 code for certificate failures
+    /// (`CERT_EXPIRED`, `OCSP_REVOKED`, ...), the TLS code for handshake failures.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Io(_) => "IO",
+            Self::Tls(e) => e.code(),
+            Self::Rng => "RNG",
+            Self::Http(_) => "HTTP",
+            Self::Certificate(e) | Self::TrustConfig(e) => e.code(),
+        }
+    }
 }
 
 impl core::fmt::Display for FetchError {
@@ -98,6 +124,8 @@ impl core::fmt::Display for FetchError {
             Self::Tls(e) => write!(f, "TLS {}: {e}", e.code()),
             Self::Rng => f.write_str("the system random number generator failed"),
             Self::Http(m) => write!(f, "HTTP: {m}"),
+            Self::Certificate(e) => write!(f, "certificate {}: {e}", e.code()),
+            Self::TrustConfig(e) => write!(f, "trust configuration {}: {e}", e.code()),
         }
     }
 }
@@ -131,26 +159,24 @@ pub fn fresh_entropy(profile: &Profile) -> Result<Entropy, FetchError> {
     Entropy::from_pool(profile, &pool).map_err(FetchError::Tls)
 }
 
-fn judge(trust: &Trust, chain: &[Vec<u8>]) -> Answer {
-    match trust {
-        Trust::AnyChain => Answer::Verified,
-        Trust::PinnedLeaf(der) if chain.first() == Some(der) => Answer::Verified,
-        Trust::PinnedLeaf(_) => Answer::Rejected(CertRejection {
-            code: "CERT_UNTRUSTED",
-            alert: AlertDescription::BAD_CERTIFICATE,
-        }),
-    }
-}
-
 /// Connects, handshakes, sends `GET path HTTP/1.1` with `Connection: close`, reads to the end.
 pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
+    let verify_name = opts.server_name.as_deref().unwrap_or(&opts.host);
+    let judge = trust::Judge::new(&opts.trust, &opts.pins, opts.revocation, verify_name)
+        .map_err(FetchError::TrustConfig)?;
+    let mut profile = opts.profile.clone();
+    if !opts.request_staple {
+        profile
+            .extension_order
+            .retain(|s| *s != ExtensionSlot::StatusRequest);
+    }
     let mut sock = TcpStream::connect((opts.host.as_str(), opts.port))?;
     sock.set_read_timeout(Some(opts.timeout))?;
     sock.set_write_timeout(Some(opts.timeout))?;
     sock.set_nodelay(true)?;
-    let mut cfg = Config::new(opts.profile.clone(), opts.server_name.as_deref());
+    let mut cfg = Config::new(profile.clone(), opts.server_name.as_deref());
     cfg.resumption = opts.ticket.clone();
-    let mut conn = Connection::new(cfg, fresh_entropy(&opts.profile)?, now_ms())?;
+    let mut conn = Connection::new(cfg, fresh_entropy(&profile)?, now_ms())?;
     let host = opts
         .server_name
         .clone()
@@ -164,6 +190,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     let mut plaintext = Vec::new();
     let mut close_notify = false;
     let mut ocsp_response = None;
+    let mut certificate = None;
     let mut buf = vec![0u8; 16 * 1024];
     loop {
         let ev = conn.poll_event(now_ms());
@@ -171,11 +198,26 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
         if !out.is_empty() {
             sock.write_all(&out)?;
         }
-        match ev? {
+        let ev = match (ev, &certificate) {
+            // A rejection we asked for: report the x509 error rather than the TLS echo of it.
+            (Err(_), Some(Err(e))) => return Err(FetchError::Certificate(*e)),
+            (ev, _) => ev?,
+        };
+        match ev {
             Event::Transmit => {}
             Event::NeedVerify(req) => {
                 ocsp_response.clone_from(&req.ocsp_response);
-                conn.complete(judge(&opts.trust, &req.chain))?;
+                let now = i64::try_from(now_ms() / 1000).unwrap_or(i64::MAX);
+                let verdict = judge.judge(&req, now);
+                certificate = Some(verdict.result);
+                if let Err(e) = conn.complete(verdict.answer) {
+                    // Send the alert; the server may already be gone, which changes nothing.
+                    let _ = sock.write_all(&conn.take_transmit());
+                    return Err(match certificate {
+                        Some(Err(x)) => FetchError::Certificate(x),
+                        _ => FetchError::Tls(e),
+                    });
+                }
             }
             Event::HandshakeDone(s) => {
                 summary = Some(s);
@@ -206,6 +248,23 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     let summary = summary.ok_or(FetchError::Http(
         "the connection closed before the handshake finished",
     ))?;
+    let certificate = match certificate {
+        Some(Ok(report)) => report,
+        Some(Err(e)) => return Err(FetchError::Certificate(e)),
+        None if summary.resumed => CertReport {
+            presented: 0,
+            path_len: 0,
+            anchor_subject: Vec::new(),
+            leaf_pin: String::new(),
+            staple: StapleStatus::NotChecked,
+            insecure: false,
+        },
+        None => {
+            return Err(FetchError::Http(
+                "the handshake finished without certificate verification",
+            ))
+        }
+    };
     let response = http::parse(&plaintext)?;
     Ok(FetchResult {
         response,
@@ -213,5 +272,6 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
         tickets,
         close_notify,
         ocsp_response,
+        certificate,
     })
 }

@@ -1,40 +1,75 @@
-//! `burrow-get HOST PORT PATH [--sni NAME] [--pin LEAF.der]`: one HTTPS GET over burrow's TLS 1.3.
-//! Prints the body to stdout and what was negotiated to stderr.
+//! `burrow-get HOST PORT PATH [options]`: one HTTPS GET over burrow's TLS 1.3, the chain
+//! validated by burrow-x509. Prints the body to stdout and what was negotiated and verified
+//! to stderr.
 
-use burrow_native::{fetch, FetchOptions, Trust};
+use burrow_native::{fetch, FetchOptions, Revocation, Trust};
 use std::io::Write;
+
+const USAGE: &str = "usage: burrow-get HOST PORT PATH [--sni NAME] [--cacert FILE]... \
+[--pin sha256/BASE64]... [--insecure] [--require-staple] [--no-staple] [--pin-leaf LEAF.der]
+  default trust: the system (Mozilla) roots; --cacert: exactly these PEM anchors";
+
+fn die(msg: &str) -> ! {
+    eprintln!("burrow-get: {msg}");
+    std::process::exit(2);
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| die(&format!("reading {path}: {e}")))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 3 {
-        eprintln!("usage: burrow-get HOST PORT PATH [--sni NAME] [--pin LEAF.der]");
-        std::process::exit(2);
-    }
-    let port = args.get(1).and_then(|p| p.parse().ok()).unwrap_or(443);
-    let mut opts = FetchOptions::new(&args[0], port, None, &args[2]);
-    let mut i = 3;
-    while i + 1 < args.len() {
-        match args[i].as_str() {
-            "--sni" => opts.server_name = Some(args[i + 1].clone()),
-            "--pin" => match std::fs::read(&args[i + 1]) {
-                Ok(der) => opts.trust = Trust::PinnedLeaf(der),
-                Err(e) => {
-                    eprintln!("reading {}: {e}", args[i + 1]);
-                    std::process::exit(2);
-                }
-            },
-            other => {
-                eprintln!("unknown option {other}");
-                std::process::exit(2);
-            }
+    let (Some(host), Some(port), Some(path)) = (args.first(), args.get(1), args.get(2)) else {
+        die(USAGE)
+    };
+    let port = port
+        .parse()
+        .unwrap_or_else(|_| die(&format!("bad port {port}")));
+    let mut opts = FetchOptions::new(host, port, None, path);
+    let mut anchors = Vec::new();
+    let mut insecure = false;
+    let mut rest = args.iter().skip(3);
+    while let Some(flag) = rest.next() {
+        let mut value = || {
+            rest.next()
+                .cloned()
+                .unwrap_or_else(|| die(&format!("{flag} needs a value\n{USAGE}")))
+        };
+        match flag.as_str() {
+            "--sni" => opts.server_name = Some(value()),
+            "--cacert" => anchors.push(read(&value())),
+            "--pin" => opts.pins.push(value()),
+            "--pin-leaf" => opts.trust = Trust::PinnedLeaf(read(&value())),
+            "--insecure" => insecure = true,
+            "--require-staple" => opts.revocation = Revocation::RequireStaple,
+            "--no-staple" => opts.request_staple = false,
+            other => die(&format!("unknown option {other}\n{USAGE}")),
         }
-        i += 2;
+    }
+    if insecure {
+        opts.trust = Trust::InsecureAcceptAnyCertificate;
+    } else if !anchors.is_empty() {
+        opts.trust = Trust::AnchorsPem(anchors);
     }
     match fetch(&opts) {
         Ok(r) => {
-            eprintln!("status {} suite {:?} group {:?} alpn {:?} resumed {} hrr {} tickets {} close_notify {}",
-                r.response.status, r.summary.cipher_suite, r.summary.group, r.summary.alpn, r.summary.resumed,
-                r.summary.hello_retry, r.tickets.len(), r.close_notify);
+            eprintln!(
+                "status {} suite {:?} group {:?} alpn {:?} resumed {} hrr {} tickets {} close_notify {}",
+                r.response.status,
+                r.summary.cipher_suite,
+                r.summary.group,
+                r.summary.alpn,
+                r.summary.resumed,
+                r.summary.hello_retry,
+                r.tickets.len(),
+                r.close_notify
+            );
+            let c = &r.certificate;
+            eprintln!(
+                "certificate: presented {} path {} insecure {} leaf {} staple {:?}",
+                c.presented, c.path_len, c.insecure, c.leaf_pin, c.staple
+            );
             let _ = std::io::stdout().write_all(&r.response.body);
         }
         Err(e) => {

@@ -1,0 +1,247 @@
+//! Certificate trust for the native driver: answers the handshake's `NeedVerify` with
+//! burrow-x509 (path validation, host name, pins, stapled OCSP) and maps x509 failures to the
+//! TLS alert the handshake sends.
+
+use burrow_handshake::{AlertDescription, Answer, CertRejection, VerifyRequest};
+use burrow_x509::{
+    format_pin, spki_sha256, CryptoVerifier, Outcome, Revocation, ServerCertificates, ServerName,
+    StapleStatus, UnixTime, Verifier,
+};
+
+/// How the server's certificate chain is judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Trust {
+    /// Full X.509 validation against the Mozilla root store (`webpki-root-certs`). The default.
+    System,
+    /// Full X.509 validation against exactly the certificates in these PEM bundles (the
+    /// contents of one or more `--cacert` files).
+    AnchorsPem(Vec<Vec<u8>>),
+    /// Accept any certificate for any name (the CertificateVerify signature is still checked
+    /// against the leaf's key). Debugging only; the fetch result says `insecure`.
+    InsecureAcceptAnyCertificate,
+    /// Accept only this exact leaf certificate (DER), with no X.509 validation. Kept for
+    /// handshake-only debugging; prefer [`Trust::AnchorsPem`] plus pins.
+    PinnedLeaf(Vec<u8>),
+    /// Older name of [`Trust::InsecureAcceptAnyCertificate`].
+    AnyChain,
+}
+
+/// What the verifier concluded about the server's certificates (reported with a fetch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CertReport {
+    /// Certificates the server presented (leaf first).
+    pub presented: usize,
+    /// Length of the validated path including leaf and anchor (0 when not validated).
+    pub path_len: usize,
+    /// The anchor's subject Name, DER (empty when not validated).
+    pub anchor_subject: Vec<u8>,
+    /// The leaf's SPKI pin, `sha256/BASE64` (empty if the leaf did not parse).
+    pub leaf_pin: String,
+    /// The stapled OCSP verdict.
+    pub staple: StapleStatus,
+    /// True when nothing was validated ([`Trust::InsecureAcceptAnyCertificate`], pinned leaf).
+    pub insecure: bool,
+}
+
+/// A ready-to-use certificate judge for one connection.
+#[derive(Clone, Debug)]
+pub(crate) struct Judge {
+    mode: Mode,
+    name: ServerName,
+}
+
+#[derive(Clone, Debug)]
+enum Mode {
+    X509(Box<Verifier>),
+    Leaf(Vec<u8>),
+}
+
+/// What judging produced: the handshake's answer plus, for the caller, either a report or
+/// the x509 error behind a rejection.
+pub(crate) struct Verdict {
+    pub(crate) answer: Answer,
+    pub(crate) result: Result<CertReport, burrow_x509::Error>,
+}
+
+impl Judge {
+    /// Builds the verifier. Fails on an unusable configuration (no anchors in a PEM file, a
+    /// malformed pin, a host that is not a DNS name or IP literal) before any connection.
+    pub(crate) fn new(
+        trust: &Trust,
+        pins: &[String],
+        revocation: Revocation,
+        host: &str,
+    ) -> Result<Self, burrow_x509::Error> {
+        let name = ServerName::parse(host)?;
+        let base = match trust {
+            Trust::System => burrow_x509::Trust::system(),
+            Trust::AnchorsPem(pems) => {
+                let mut all = Vec::new();
+                for pem in pems {
+                    all.extend_from_slice(pem);
+                    all.push(b'\n');
+                }
+                burrow_x509::Trust::anchors_pem(&all)?
+            }
+            Trust::InsecureAcceptAnyCertificate | Trust::AnyChain => {
+                burrow_x509::Trust::insecure_accept_any_certificate()
+            }
+            Trust::PinnedLeaf(der) => {
+                return Ok(Self {
+                    mode: Mode::Leaf(der.clone()),
+                    name,
+                })
+            }
+        };
+        let trust = if pins.is_empty() {
+            base
+        } else {
+            let refs: Vec<&str> = pins.iter().map(String::as_str).collect();
+            base.pinned(&refs)?
+        };
+        Ok(Self {
+            mode: Mode::X509(Box::new(Verifier::new(trust).revocation(revocation))),
+            name,
+        })
+    }
+
+    /// Judges the handshake's request at `now` (Unix seconds).
+    pub(crate) fn judge(&self, req: &VerifyRequest, now: UnixTime) -> Verdict {
+        let leaf_pin = req
+            .chain
+            .first()
+            .and_then(|d| burrow_x509::Certificate::from_der(d).ok())
+            .map(|c| format_pin(&spki_sha256(c.spki())))
+            .unwrap_or_default();
+        let verifier = match &self.mode {
+            Mode::Leaf(der) => {
+                return if req.chain.first() == Some(der) {
+                    Verdict {
+                        answer: Answer::Verified,
+                        result: Ok(CertReport {
+                            presented: req.chain.len(),
+                            path_len: 0,
+                            anchor_subject: Vec::new(),
+                            leaf_pin,
+                            staple: StapleStatus::NotChecked,
+                            insecure: true,
+                        }),
+                    }
+                } else {
+                    reject(burrow_x509::Error::Untrusted)
+                };
+            }
+            Mode::X509(v) => v,
+        };
+        let chain: Vec<&[u8]> = req.chain.iter().map(Vec::as_slice).collect();
+        let certs = ServerCertificates {
+            chain: &chain,
+            ocsp_staple: req.ocsp_response.as_deref(),
+            now,
+        };
+        match verifier.verify(&certs, &self.name, &CryptoVerifier) {
+            Ok(Outcome::Verified(ok)) => Verdict {
+                answer: Answer::Verified,
+                result: Ok(CertReport {
+                    presented: req.chain.len(),
+                    path_len: ok.path_len,
+                    anchor_subject: ok.anchor_subject,
+                    leaf_pin,
+                    staple: ok.staple,
+                    insecure: ok.insecure,
+                }),
+            },
+            // Custom trust is never configured here; refuse rather than accept blindly.
+            Ok(Outcome::Decide(_)) => reject(burrow_x509::Error::CustomDecisionRequired),
+            Err(e) => reject(e),
+        }
+    }
+}
+
+fn reject(e: burrow_x509::Error) -> Verdict {
+    Verdict {
+        answer: Answer::Rejected(CertRejection {
+            code: e.code(),
+            alert: alert_for(&e),
+        }),
+        result: Err(e),
+    }
+}
+
+/// The alert a client sends for an x509 failure (RFC 8446 §6.2, RFC 6066 §8).
+pub fn alert_for(e: &burrow_x509::Error) -> AlertDescription {
+    use burrow_x509::Error as E;
+    match e {
+        E::Expired | E::NotYetValid => AlertDescription::CERTIFICATE_EXPIRED,
+        E::OcspRevoked => AlertDescription::CERTIFICATE_REVOKED,
+        E::Untrusted | E::BadTrustAnchor(_) => AlertDescription::UNKNOWN_CA,
+        E::UnsupportedSignatureAlgorithm
+        | E::UnsupportedCriticalExtension
+        | E::UnsupportedNameConstraint => AlertDescription::UNSUPPORTED_CERTIFICATE,
+        E::OcspUnknown
+        | E::OcspInvalid(_)
+        | E::OcspMismatch
+        | E::OcspStale
+        | E::OcspStapleRequired => AlertDescription::BAD_CERTIFICATE_STATUS_RESPONSE,
+        E::PinMismatch(_) | E::CustomRejected | E::CustomDecisionRequired => {
+            AlertDescription::CERTIFICATE_UNKNOWN
+        }
+        _ => AlertDescription::BAD_CERTIFICATE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burrow_x509::Error as E;
+
+    #[test]
+    fn alerts_follow_the_error() {
+        assert_eq!(
+            alert_for(&E::Expired),
+            AlertDescription::CERTIFICATE_EXPIRED
+        );
+        assert_eq!(
+            alert_for(&E::NotYetValid),
+            AlertDescription::CERTIFICATE_EXPIRED
+        );
+        assert_eq!(
+            alert_for(&E::OcspRevoked),
+            AlertDescription::CERTIFICATE_REVOKED
+        );
+        assert_eq!(alert_for(&E::Untrusted), AlertDescription::UNKNOWN_CA);
+        assert_eq!(
+            alert_for(&E::NameMismatch),
+            AlertDescription::BAD_CERTIFICATE
+        );
+        assert_eq!(
+            alert_for(&E::OcspMismatch),
+            AlertDescription::BAD_CERTIFICATE_STATUS_RESPONSE
+        );
+        assert_eq!(
+            alert_for(&E::BadSignature),
+            AlertDescription::BAD_CERTIFICATE
+        );
+    }
+
+    #[test]
+    fn bad_configuration_fails_before_connecting() {
+        let bad_pin = Judge::new(
+            &Trust::System,
+            &["sha256/nope".into()],
+            Revocation::CheckStaple,
+            "localhost",
+        );
+        assert_eq!(bad_pin.unwrap_err().code(), "CERT_BAD_TRUST_ANCHOR");
+        let no_anchors = Judge::new(
+            &Trust::AnchorsPem(vec![b"not pem".to_vec()]),
+            &[],
+            Revocation::CheckStaple,
+            "localhost",
+        );
+        assert!(no_anchors.is_err());
+        let bad_host = Judge::new(&Trust::System, &[], Revocation::CheckStaple, "bücher.de");
+        assert_eq!(bad_host.unwrap_err().code(), "CERT_HOSTNAME_IDNA");
+    }
+}
