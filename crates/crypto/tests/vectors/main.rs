@@ -21,6 +21,7 @@ mod kdf;
 mod kx;
 mod mac;
 mod mlkem;
+mod rfc8448;
 mod sig;
 mod tally;
 
@@ -73,6 +74,8 @@ both! {
     wycheproof_mlkem768_keygen => mlkem::keygen();
     rfc5869_hkdf => kdf::rfc5869();
     tls12_prf_vectors => kdf::tls12_prf();
+    rfc8448_key_schedule => rfc8448::key_schedule();
+    hkdf_label_limits => rfc8448::label_limits();
     x25519mlkem768_roundtrip => hybrid::roundtrip();
     x25519mlkem768_rejects_bad_shares => hybrid::rejects_bad_shares();
     x25519_low_order_points_rejected => hybrid::x25519_low_order();
