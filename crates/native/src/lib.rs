@@ -2,6 +2,14 @@
 //! drive the handshake, send one HTTP/1.1 GET, read the response until the server closes.
 //! The real client (pooling, proxies, HTTP/2) comes later; this exists for interop tests and
 //! for debugging a handshake by hand (`burrow-get`).
+//!
+//! Certificates: the handshake's `NeedVerify` is answered by burrow-x509 ([`Trust`]: system
+//! roots by default, PEM anchors, SPKI pins in [`FetchOptions::pins`], or the explicit
+//! insecure mode), for the SNI name (or the host literal), at the system clock, with the
+//! stapled OCSP response from the Certificate message ([`Revocation`]). A rejection sends the
+//! matching alert ([`alert_for`]) and fails with [`FetchError::Certificate`], whose
+//! [`code`](FetchError::code) is the x509 code (`CERT_EXPIRED`, `OCSP_REVOKED`, ...); a success
+//! reports a [`CertReport`] in [`FetchResult::certificate`].
 
 mod http;
 mod trust;

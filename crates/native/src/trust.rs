@@ -27,7 +27,9 @@ pub enum Trust {
     AnyChain,
 }
 
-/// What the verifier concluded about the server's certificates (reported with a fetch).
+/// What the verifier concluded about the server's certificates (reported with a fetch). A
+/// resumed (PSK) handshake carries no certificate: everything is empty and the staple is
+/// `NotChecked` (the chain was validated when the ticket's session was made).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CertReport {
     /// Certificates the server presented (leaf first).

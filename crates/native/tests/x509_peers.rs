@@ -295,3 +295,36 @@ fn a_bad_pin_is_a_configuration_error_before_connecting() {
     let e = fetch(&o).unwrap_err();
     assert!(matches!(e, FetchError::TrustConfig(_)), "{e}");
 }
+
+#[test]
+fn ip_literal_without_sni_matches_the_ip_san_and_other_names_do_not() {
+    let Some(p) = Peers::load("TLS13") else {
+        return;
+    };
+    let mut o = opts(&p, "TLS13");
+    o.server_name = None;
+    let r = succeeds(&o, "TLS13 by IP");
+    assert!(r.certificate.path_len >= 2);
+    let mut o = opts(&p, "TLS13");
+    o.server_name = Some("example.com".into());
+    assert_eq!(
+        fails_with(&o, "TLS13 as example.com").code(),
+        "CERT_NAME_MISMATCH"
+    );
+}
+
+#[test]
+fn resumption_reports_no_certificate() {
+    let Some(p) = Peers::load("TLS13") else {
+        return;
+    };
+    let mut o = opts(&p, "TLS13");
+    let first = succeeds(&o, "TLS13");
+    assert!(first.certificate.presented >= 1);
+    o.ticket = first.tickets.last().cloned();
+    assert!(o.ticket.is_some(), "nginx issues tickets");
+    let second = succeeds(&o, "TLS13 resumed");
+    assert!(second.summary.resumed);
+    assert_eq!(second.certificate.presented, 0);
+    assert_eq!(second.certificate.staple, StapleStatus::NotChecked);
+}
