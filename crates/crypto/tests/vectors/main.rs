@@ -16,6 +16,7 @@
 #![allow(missing_docs, unreachable_pub)]
 
 mod aead;
+mod api;
 mod hybrid;
 mod kdf;
 mod kx;
@@ -80,4 +81,8 @@ both! {
     x25519mlkem768_rejects_bad_shares => hybrid::rejects_bad_shares();
     x25519_low_order_points_rejected => hybrid::x25519_low_order();
     ecdh_point_shapes => hybrid::ec_points_shape();
+    rsa_key_size_bounds => api::rsa_key_bounds();
+    key_mismatch_and_malformed_input => api::mismatches_and_malformed();
+    error_codes_stable_and_unique => api::error_codes();
+    no_panic_on_garbage_input => api::no_panic_on_garbage();
 }
