@@ -246,4 +246,70 @@ mod tests {
         let bad_host = Judge::new(&Trust::System, &[], Revocation::CheckStaple, "bücher.de");
         assert_eq!(bad_host.unwrap_err().code(), "CERT_HOSTNAME_IDNA");
     }
+
+    fn rfc8448_leaf() -> Option<Vec<u8>> {
+        let pem = burrow_testkit::embedded::require(
+            burrow_testkit::embedded::RFC8448_SERVER_CERT,
+            "rfc8448 server certificate",
+        )?;
+        burrow_x509::certificates_from_pem(pem.as_bytes())
+            .unwrap()
+            .into_iter()
+            .next()
+    }
+
+    fn request(chain: Vec<Vec<u8>>) -> VerifyRequest {
+        VerifyRequest {
+            server_name: Some("server".into()),
+            chain,
+            ocsp_response: None,
+            scts: None,
+            now_ms: 0,
+            signed: None,
+        }
+    }
+
+    fn judge(trust: Trust, chain: Vec<Vec<u8>>) -> Verdict {
+        Judge::new(&trust, &[], Revocation::CheckStaple, "server")
+            .unwrap()
+            .judge(&request(chain), 1_700_000_000)
+    }
+
+    #[test]
+    fn verdicts_offline() {
+        let Some(leaf) = rfc8448_leaf() else { return };
+        let v = judge(Trust::InsecureAcceptAnyCertificate, vec![leaf.clone()]);
+        assert_eq!(v.answer, Answer::Verified);
+        let report = v.result.unwrap();
+        assert!(report.insecure);
+        assert!(report.leaf_pin.starts_with("sha256/"));
+        assert_eq!(report.staple, StapleStatus::NotChecked);
+
+        // Not from a Mozilla root: refused, and the answer carries the x509 code and alert.
+        let v = judge(Trust::System, vec![leaf.clone()]);
+        let e = v.result.unwrap_err();
+        assert_eq!(
+            v.answer,
+            Answer::Rejected(CertRejection {
+                code: e.code(),
+                alert: alert_for(&e),
+            })
+        );
+
+        let v = judge(Trust::PinnedLeaf(leaf.clone()), vec![leaf.clone()]);
+        assert_eq!(v.answer, Answer::Verified);
+        let v = judge(Trust::PinnedLeaf(b"other".to_vec()), vec![leaf]);
+        assert_eq!(
+            v.answer,
+            Answer::Rejected(CertRejection {
+                code: "CERT_UNTRUSTED",
+                alert: AlertDescription::UNKNOWN_CA,
+            })
+        );
+
+        let v = judge(Trust::System, vec![]);
+        assert_eq!(v.result.unwrap_err().code(), "CERT_INVALID");
+        let v = judge(Trust::System, vec![b"junk".to_vec()]);
+        assert!(matches!(v.answer, Answer::Rejected(_)));
+    }
 }
