@@ -30,6 +30,9 @@ pub struct Config {
     /// Hand record AEAD work to the caller ([`Event::TrafficKey`], [`Event::NeedOpen`],
     /// [`Event::NeedSeal`]) instead of doing it inline with burrow-crypto.
     pub aead_offload: bool,
+    /// TLS 1.2: accept a server without extended master secret (RFC 7627). Off by default:
+    /// without EMS a man in the middle can synchronise two sessions' keys (triple handshake).
+    pub allow_no_extended_master_secret: bool,
 }
 
 impl Config {
@@ -42,6 +45,7 @@ impl Config {
             resumption: None,
             max_handshake_message: 128 * 1024,
             aead_offload: false,
+            allow_no_extended_master_secret: false,
         }
     }
 }
@@ -225,6 +229,17 @@ impl Io {
         }
     }
 
+    /// TLS 1.2 record keys under a fresh key id.
+    pub(crate) fn tls12_keys(
+        &mut self,
+        aead: AeadAlgorithm,
+        key: &[u8],
+        iv: &[u8],
+    ) -> Result<burrow_record::TrafficKeys, Error> {
+        let id = self.key_id();
+        burrow_record::TrafficKeys::new_tls12(aead, key, iv, id).map_err(Error::Record)
+    }
+
     pub(crate) fn set_read_keys(&mut self, suite: Suite, secret: &[u8]) -> Result<(), Error> {
         let id = self.key_id();
         let (keys, raw) = crate::keyschedule::traffic_keys(suite, secret, id)?;
@@ -395,11 +410,16 @@ impl Connection {
                     }
                     return Err(Error::PeerAlert(desc));
                 }
+                ContentType::CHANGE_CIPHER_SPEC => {
+                    let state = core::mem::replace(&mut self.state, State::Dead);
+                    self.state = state.change_cipher_spec(&mut self.io)?;
+                }
                 ContentType::APPLICATION_DATA => {
-                    let Some(t) = self.state.traffic_mut() else {
+                    if let Some(t) = self.state.traffic_mut() {
+                        t.saw_data();
+                    } else if !self.state.is_traffic() {
                         return Err(Error::UnexpectedMessage);
-                    };
-                    t.saw_data();
+                    }
                     if data.is_empty() {
                         continue;
                     }

@@ -20,6 +20,18 @@ open_u16!(
         TLS13_AES_256_GCM_SHA384 = 0x1302,
         /// TLS_CHACHA20_POLY1305_SHA256.
         TLS13_CHACHA20_POLY1305_SHA256 = 0x1303,
+        /// TLS 1.2 ECDHE_ECDSA_WITH_AES_128_GCM_SHA256.
+        ECDHE_ECDSA_AES_128_GCM_SHA256 = 0xc02b,
+        /// TLS 1.2 ECDHE_ECDSA_WITH_AES_256_GCM_SHA384.
+        ECDHE_ECDSA_AES_256_GCM_SHA384 = 0xc02c,
+        /// TLS 1.2 ECDHE_RSA_WITH_AES_128_GCM_SHA256.
+        ECDHE_RSA_AES_128_GCM_SHA256 = 0xc02f,
+        /// TLS 1.2 ECDHE_RSA_WITH_AES_256_GCM_SHA384.
+        ECDHE_RSA_AES_256_GCM_SHA384 = 0xc030,
+        /// TLS 1.2 ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256 (RFC 7905).
+        ECDHE_RSA_CHACHA20_POLY1305_SHA256 = 0xcca8,
+        /// TLS 1.2 ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256 (RFC 7905).
+        ECDHE_ECDSA_CHACHA20_POLY1305_SHA256 = 0xcca9,
     }
 );
 
@@ -82,6 +94,8 @@ open_u16!(
         STATUS_REQUEST = 5,
         /// supported_groups.
         SUPPORTED_GROUPS = 10,
+        /// ec_point_formats (TLS 1.2, RFC 8422).
+        EC_POINT_FORMATS = 11,
         /// signature_algorithms.
         SIGNATURE_ALGORITHMS = 13,
         /// application_layer_protocol_negotiation.
@@ -122,6 +136,16 @@ pub struct HandshakeType(pub u8);
 impl HandshakeType {
     /// client_hello.
     pub const CLIENT_HELLO: Self = Self(1);
+    /// hello_request (TLS 1.2; refused after the handshake, ignored during it).
+    pub const HELLO_REQUEST: Self = Self(0);
+    /// server_key_exchange (TLS 1.2).
+    pub const SERVER_KEY_EXCHANGE: Self = Self(12);
+    /// server_hello_done (TLS 1.2).
+    pub const SERVER_HELLO_DONE: Self = Self(14);
+    /// client_key_exchange (TLS 1.2).
+    pub const CLIENT_KEY_EXCHANGE: Self = Self(16);
+    /// certificate_status (TLS 1.2 OCSP stapling, RFC 6066).
+    pub const CERTIFICATE_STATUS: Self = Self(22);
     /// server_hello (also HelloRetryRequest).
     pub const SERVER_HELLO: Self = Self(2);
     /// new_session_ticket.

@@ -14,7 +14,7 @@ pub struct CertRejection {
     pub alert: AlertDescription,
 }
 
-/// Everything a TLS 1.3 client connection can fail with. `Copy`, no peer data inside.
+/// Everything a TLS 1.3 / 1.2 client connection can fail with. `Copy`, no peer data inside.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
@@ -72,6 +72,15 @@ pub enum Error {
     Misuse,
     /// A bug or impossible condition inside burrow.
     Internal,
+    /// TLS 1.2: the server did not negotiate extended master secret (RFC 7627) and the config
+    /// requires it.
+    ExtendedMasterSecretMissing,
+    /// TLS 1.2: the server's renegotiation_info is missing or not empty (RFC 5746).
+    InsecureRenegotiation,
+    /// TLS 1.2: the server chose a suite burrow refuses (CBC, RSA key transport, static DH).
+    LegacyCipherSuite,
+    /// TLS 1.2: the ServerKeyExchange signature is wrong.
+    BadKeyExchangeSignature,
 }
 
 impl Error {
@@ -105,6 +114,10 @@ impl Error {
             Self::Closed => "TLS_CLOSED",
             Self::Misuse => "TLS_API_MISUSE",
             Self::Internal => "TLS_INTERNAL",
+            Self::ExtendedMasterSecretMissing => "TLS12_NO_EXTENDED_MASTER_SECRET",
+            Self::InsecureRenegotiation => "TLS12_INSECURE_RENEGOTIATION",
+            Self::LegacyCipherSuite => "TLS12_LEGACY_CIPHER",
+            Self::BadKeyExchangeSignature => "TLS12_BAD_KEY_EXCHANGE_SIGNATURE",
         }
     }
 
@@ -129,7 +142,12 @@ impl Error {
             Self::UnsupportedExtension => AlertDescription::UNSUPPORTED_EXTENSION,
             Self::MissingExtension => AlertDescription::MISSING_EXTENSION,
             Self::ProtocolVersion => AlertDescription::PROTOCOL_VERSION,
-            Self::BadCertificateVerify | Self::BadFinished => AlertDescription::DECRYPT_ERROR,
+            Self::BadCertificateVerify | Self::BadFinished | Self::BadKeyExchangeSignature => {
+                AlertDescription::DECRYPT_ERROR
+            }
+            Self::ExtendedMasterSecretMissing
+            | Self::InsecureRenegotiation
+            | Self::LegacyCipherSuite => AlertDescription::HANDSHAKE_FAILURE,
             Self::BadCertificate => AlertDescription::BAD_CERTIFICATE,
             Self::CertificateRejected(r) => r.alert,
             Self::Record(e) => return e.alert(),
@@ -161,9 +179,9 @@ impl fmt::Display for Error {
             Self::UnofferedAlpn => f.write_str("the server selected an ALPN protocol the client did not offer"),
             Self::UnsupportedExtension => f.write_str("the server sent an extension the client did not offer"),
             Self::MissingExtension => f.write_str("the server omitted a required extension"),
-            Self::ProtocolVersion => {
-                f.write_str("the server does not speak TLS 1.3 (TLS 1.2 support is not implemented yet)")
-            }
+            Self::ProtocolVersion => f.write_str(
+                "the server chose a TLS version the client did not offer; TLS 1.0/1.1 are refused (TLS 1.2 needs a profile listing 1.2 suites)",
+            ),
             Self::Downgrade => f.write_str("downgrade attack detected: the server random carries the TLS 1.3 sentinel"),
             Self::SessionIdMismatch => f.write_str("the server did not echo the client's legacy_session_id"),
             Self::UnofferedSignatureScheme => {
@@ -186,6 +204,18 @@ impl fmt::Display for Error {
             Self::Closed => f.write_str("the connection is closed; open a new one"),
             Self::Misuse => f.write_str("API used out of order (a bug in the caller)"),
             Self::Internal => f.write_str("internal error in burrow (please report)"),
+            Self::ExtendedMasterSecretMissing => f.write_str(
+                "the TLS 1.2 server does not support extended master secret (RFC 7627); set Config::allow_no_extended_master_secret to accept the risk",
+            ),
+            Self::InsecureRenegotiation => {
+                f.write_str("the TLS 1.2 server does not support secure renegotiation (RFC 5746 renegotiation_info)")
+            }
+            Self::LegacyCipherSuite => f.write_str(
+                "the server chose a legacy TLS 1.2 suite (CBC, RSA key transport or static DH), which burrow refuses; enable ECDHE with AES-GCM or ChaCha20-Poly1305 on the server",
+            ),
+            Self::BadKeyExchangeSignature => {
+                f.write_str("the server's TLS 1.2 ServerKeyExchange signature is invalid (wrong key or tampering)")
+            }
         }
     }
 }

@@ -157,7 +157,12 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
             if let Some(g) = grease {
                 put_u16(&mut v, g);
             }
-            put_u16(&mut v, 0x0304);
+            if crate::suites::offers_tls13(&p.cipher_suites) {
+                put_u16(&mut v, 0x0304);
+            }
+            if crate::suites::offers_tls12(&p.cipher_suites) {
+                put_u16(&mut v, 0x0303);
+            }
             let mut b = Vec::new();
             put_vec(&mut b, 1, &v)?;
             (ExtensionType::SUPPORTED_VERSIONS, b)
@@ -204,6 +209,7 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
         S::StatusRequest => (ExtensionType::STATUS_REQUEST, vec![1, 0, 0, 0, 0]),
         S::Sct => (ExtensionType::SCT, Vec::new()),
         S::ExtendedMasterSecret => (ExtensionType::EXTENDED_MASTER_SECRET, Vec::new()),
+        S::EcPointFormats => (ExtensionType::EC_POINT_FORMATS, vec![1, 0]),
         S::Grease => {
             let Some(g) = grease else { return Ok(None) };
             (ExtensionType(g), Vec::new())

@@ -1,4 +1,4 @@
-//! burrow's TLS 1.3 client handshake, sans-IO: no I/O, no clock, no randomness of its own.
+//! burrow's TLS 1.3 (and TLS 1.2) client handshake, sans-IO: no I/O, no clock, no randomness of its own.
 //!
 //! Drive a [`Connection`]: [`feed`](Connection::feed) it the bytes read from the transport,
 //! call [`poll_event`](Connection::poll_event) until it says [`Event::NeedData`], write out
@@ -21,9 +21,16 @@
 //! * Every error maps to its alert in one place ([`Error::alert`]); the connection writes that
 //!   alert and the error sticks. In offload mode a protected fatal alert is not sent (nobody
 //!   would seal it); the caller closes the transport.
-//! * TLS 1.2 is not implemented yet: a 1.2 ServerHello is `TLS_PROTOCOL_VERSION` (or
-//!   `TLS_DOWNGRADE` when the random carries the RFC 8446 §4.1.3 sentinel). The ServerHello
-//!   dispatch in `state.rs` is where the 1.2 branch goes.
+//! * TLS 1.2 (ECDHE with AES-GCM / ChaCha20-Poly1305 only) when the profile lists 1.2 suites:
+//!   the same ClientHello offers both versions and `tls12.rs` takes over on a 1.2 ServerHello.
+//!   Extended master secret is required (see [`Config::allow_no_extended_master_secret`]),
+//!   renegotiation_info must be empty, HelloRequest gets a `no_renegotiation` warning, the
+//!   RFC 8446 §4.1.3 downgrade sentinel is `TLS_DOWNGRADE`, TLS 1.0/1.1 are
+//!   `TLS_PROTOCOL_VERSION`, CBC / RSA key transport are `TLS12_LEGACY_CIPHER`. TLS 1.2 record
+//!   AEAD runs inline only (offload mode fails with `TLS12_OFFLOAD_UNSUPPORTED`); session
+//!   tickets are not kept yet. In [`SignatureCheck::Caller`] mode the request's
+//!   [`SignedContent::message`] is the ServerKeyExchange input (`client_random ||
+//!   server_random || ServerECDHParams`) and an ECDSA scheme names only the hash.
 //! * GREASE values are derived from the first byte of the client random.
 
 mod codec;
@@ -39,6 +46,9 @@ mod profile;
 mod state;
 mod suites;
 mod ticket;
+mod tls12;
+mod tls12_keys;
+mod tls12_msgs;
 mod verify;
 
 #[doc(hidden)]

@@ -41,6 +41,8 @@ pub enum ExtensionSlot {
     Sct,
     /// extended_master_secret, empty (for TLS 1.2 compatibility).
     ExtendedMasterSecret,
+    /// ec_point_formats (TLS 1.2, RFC 8422): uncompressed only.
+    EcPointFormats,
     /// An empty GREASE extension (when `grease` is on).
     Grease,
     /// pre_shared_key (with a ticket), always emitted last.
@@ -74,7 +76,8 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// A modern browser-like default: AES-128/256-GCM, ChaCha20, X25519 share, P-256/P-384,
+    /// A modern browser-like default: TLS 1.3 and TLS 1.2 (ECDHE only) with AES-128/256-GCM,
+    /// ChaCha20, X25519 share, P-256/P-384,
     /// ECDSA/RSA-PSS/Ed25519, ALPN `http/1.1`, compatibility mode, OCSP stapling requested.
     pub fn default_web() -> Self {
         use ExtensionSlot as E;
@@ -83,6 +86,12 @@ impl Profile {
                 CipherSuite::TLS13_AES_128_GCM_SHA256,
                 CipherSuite::TLS13_AES_256_GCM_SHA384,
                 CipherSuite::TLS13_CHACHA20_POLY1305_SHA256,
+                CipherSuite::ECDHE_ECDSA_AES_128_GCM_SHA256,
+                CipherSuite::ECDHE_RSA_AES_128_GCM_SHA256,
+                CipherSuite::ECDHE_ECDSA_AES_256_GCM_SHA384,
+                CipherSuite::ECDHE_RSA_AES_256_GCM_SHA384,
+                CipherSuite::ECDHE_ECDSA_CHACHA20_POLY1305_SHA256,
+                CipherSuite::ECDHE_RSA_CHACHA20_POLY1305_SHA256,
             ],
             groups: vec![
                 NamedGroup::X25519,

@@ -7,6 +7,7 @@ use crate::messages::{self, ServerHello};
 use crate::post::Traffic;
 use crate::profile::ExtensionSlot;
 use crate::suites::{self, Suite};
+use crate::tls12::{self, Hs12, Start12, Traffic12};
 use crate::verify::{self, SignatureCheck, SignedContent, VerifyRequest};
 use crate::{Answer, Error, ExtensionType, HandshakeType, NamedGroup, Ticket};
 use burrow_crypto::hash::{self, Context};
@@ -21,6 +22,20 @@ pub(crate) enum State {
     AwaitVerify(Box<Hs>),
     ExpectFinished(Box<Hs>),
     Traffic(Box<Traffic>),
+    /// TLS 1.2: Certificate.
+    Tls12Certificate(Box<Hs12>),
+    /// TLS 1.2: CertificateStatus (if stapling was agreed) or ServerKeyExchange.
+    Tls12KeyExchange(Box<Hs12>),
+    /// TLS 1.2: the caller validates the chain.
+    Tls12AwaitVerify(Box<Hs12>),
+    /// TLS 1.2: CertificateRequest or ServerHelloDone.
+    Tls12HelloDone(Box<Hs12>),
+    /// TLS 1.2: NewSessionTicket (if agreed) or the server's ChangeCipherSpec.
+    Tls12ChangeCipherSpec(Box<Hs12>),
+    /// TLS 1.2: the server's Finished.
+    Tls12Finished(Box<Hs12>),
+    /// TLS 1.2 application data.
+    Tls12Traffic(Box<Traffic12>),
     Dead,
 }
 
@@ -33,6 +48,15 @@ impl State {
         io: &mut Io,
     ) -> Result<State, Error> {
         let body = msg.get(4..).ok_or(Error::Decode)?;
+        // TLS 1.2 HelloRequest during the handshake: ignored, not part of the transcript
+        // (RFC 5246 §7.4.1.1).
+        if typ == HandshakeType::HELLO_REQUEST && self.in_tls12_handshake() {
+            return if body.is_empty() {
+                Ok(self)
+            } else {
+                Err(Error::Decode)
+            };
+        }
         match (self, typ) {
             (State::ExpectServerHello(s), HandshakeType::SERVER_HELLO) => s.handle(msg, body, io),
             (State::ExpectEncryptedExtensions(s), HandshakeType::ENCRYPTED_EXTENSIONS) => {
@@ -51,6 +75,26 @@ impl State {
             (State::Traffic(t), _) => (*t)
                 .handle(typ, body, io)
                 .map(|t| State::Traffic(Box::new(t))),
+            (State::Tls12Certificate(s), HandshakeType::CERTIFICATE) => {
+                s.handle_certificate(msg, body)
+            }
+            (State::Tls12KeyExchange(s), HandshakeType::CERTIFICATE_STATUS) => {
+                s.handle_certificate_status(msg, body)
+            }
+            (State::Tls12KeyExchange(s), HandshakeType::SERVER_KEY_EXCHANGE) => {
+                s.handle_server_key_exchange(msg, body, io)
+            }
+            (State::Tls12HelloDone(s), HandshakeType::CERTIFICATE_REQUEST) => {
+                s.handle_certificate_request(msg, body)
+            }
+            (State::Tls12HelloDone(s), HandshakeType::SERVER_HELLO_DONE) => {
+                s.handle_server_hello_done(msg, body, io)
+            }
+            (State::Tls12ChangeCipherSpec(s), HandshakeType::NEW_SESSION_TICKET) => {
+                s.handle_new_session_ticket(msg, body)
+            }
+            (State::Tls12Finished(s), HandshakeType::FINISHED) => s.handle_finished(body, io),
+            (State::Tls12Traffic(t), _) => t.handle(typ, body, io),
             _ => Err(Error::UnexpectedMessage),
         }
     }
@@ -63,16 +107,40 @@ impl State {
                 Answer::Rejected(r) => Err(Error::CertificateRejected(r)),
                 Answer::BadSignature => Err(Error::BadCertificateVerify),
             },
+            State::Tls12AwaitVerify(hs) => match answer {
+                Answer::Verified => Ok(State::Tls12HelloDone(hs)),
+                Answer::Rejected(r) => Err(Error::CertificateRejected(r)),
+                Answer::BadSignature => Err(Error::BadKeyExchangeSignature),
+            },
             other => Ok(other),
         }
     }
 
+    /// A change_cipher_spec record (delivered by the reader only during a TLS 1.2 handshake).
+    pub(crate) fn change_cipher_spec(self, io: &mut Io) -> Result<State, Error> {
+        match self {
+            State::Tls12ChangeCipherSpec(hs) => hs.change_cipher_spec(io),
+            _ => Err(Error::UnexpectedMessage),
+        }
+    }
+
+    fn in_tls12_handshake(&self) -> bool {
+        matches!(
+            self,
+            State::Tls12Certificate(_)
+                | State::Tls12KeyExchange(_)
+                | State::Tls12HelloDone(_)
+                | State::Tls12ChangeCipherSpec(_)
+                | State::Tls12Finished(_)
+        )
+    }
+
     pub(crate) fn awaiting_answer(&self) -> bool {
-        matches!(self, State::AwaitVerify(_))
+        matches!(self, State::AwaitVerify(_) | State::Tls12AwaitVerify(_))
     }
 
     pub(crate) fn is_traffic(&self) -> bool {
-        matches!(self, State::Traffic(_))
+        matches!(self, State::Traffic(_) | State::Tls12Traffic(_))
     }
 
     pub(crate) fn traffic_mut(&mut self) -> Option<&mut Traffic> {
@@ -84,7 +152,10 @@ impl State {
 
     /// Whether the peer's handshake-phase change_cipher_spec is still acceptable.
     pub(crate) fn before_server_finished(&self) -> bool {
-        !matches!(self, State::Traffic(_) | State::Dead)
+        !matches!(
+            self,
+            State::Traffic(_) | State::Tls12Traffic(_) | State::Dead
+        )
     }
 }
 
@@ -218,10 +289,20 @@ impl ExpectServerHello {
 
     fn handle(mut self: Box<Self>, msg: &[u8], body: &[u8], io: &mut Io) -> Result<State, Error> {
         let sh = ServerHello::parse(body)?;
-        // Version dispatch: TLS 1.3 below; a TLS 1.2 branch is added here later.
+        // Version dispatch: supported_versions → TLS 1.3 below; none → legacy_version decides.
         match sh.selected_version()? {
             Some(0x0304) => {}
             Some(_) => return Err(Error::IllegalParameter),
+            None if sh.legacy_version == 0x0303 && !sh.is_hrr() => {
+                let start = Start12 {
+                    client_random: self.random,
+                    client_hello: core::mem::take(&mut self.client_hello),
+                    shares: core::mem::take(&mut self.shares),
+                    retry_seed: core::mem::take(&mut self.retry_seed),
+                    hello_retry: self.retry.is_some(),
+                };
+                return tls12::enter(&sh, msg, start, io);
+            }
             None => return Err(tls12_not_supported(&sh)),
         }
         if sh.legacy_version != 0x0303 || sh.compression != 0 {
@@ -436,7 +517,7 @@ impl ExpectServerHello {
     }
 }
 
-/// The (future) TLS 1.2 branch: for now, check the downgrade sentinel and refuse.
+/// A ServerHello below TLS 1.2 (or a malformed version): check the downgrade sentinel and refuse.
 fn tls12_not_supported(sh: &ServerHello<'_>) -> Error {
     let tail = sh.random.get(24..).unwrap_or(&[]);
     if tail == b"DOWNGRD\x01" || tail == b"DOWNGRD\x00" {

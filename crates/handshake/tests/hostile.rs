@@ -484,9 +484,11 @@ fn post_handshake_certificate_request_is_refused() {
 }
 
 #[test]
-fn tls12_server_hello_and_downgrade_sentinel() {
+fn tls11_server_hello_and_downgrade_sentinel() {
+    // A TLS 1.1 ServerHello (legacy_version 0x0302, no supported_versions) is refused.
     let (mut c, srv) = setup();
-    let sh = hello_with(&srv, [7; 32], 0xc02f, &[]);
+    let mut sh = hello_with(&srv, [7; 32], 0xc02f, &[]);
+    sh[9..11].copy_from_slice(&[3, 2]);
     let (r, sent) = pump(&mut c, &sh);
     check(
         r,

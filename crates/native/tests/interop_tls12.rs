@@ -1,0 +1,218 @@
+//! TLS 1.2 interop against the local peers (../shared/peers): the default ClientHello (1.3 +
+//! 1.2) against 1.2-only servers, each of the six ECDHE AEAD suites forced through the profile,
+//! full chain validation against the peers' CA, `/1k` byte-exact against the docroot.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use burrow_handshake::{CipherSuite, NamedGroup, Profile, SignatureScheme};
+use burrow_native::{fetch, FetchOptions, FetchResult, Trust};
+use burrow_testkit::peers::Peers;
+
+const ECDSA_SUITES: [CipherSuite; 3] = [
+    CipherSuite::ECDHE_ECDSA_AES_128_GCM_SHA256,
+    CipherSuite::ECDHE_ECDSA_AES_256_GCM_SHA384,
+    CipherSuite::ECDHE_ECDSA_CHACHA20_POLY1305_SHA256,
+];
+const RSA_SUITES: [CipherSuite; 3] = [
+    CipherSuite::ECDHE_RSA_AES_128_GCM_SHA256,
+    CipherSuite::ECDHE_RSA_AES_256_GCM_SHA384,
+    CipherSuite::ECDHE_RSA_CHACHA20_POLY1305_SHA256,
+];
+
+fn opts(p: &Peers, name: &str, path: &str, profile: Profile) -> FetchOptions {
+    let mut o = FetchOptions::new("127.0.0.1", p.port(name), Some("localhost"), path);
+    o.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    o.profile = profile;
+    o
+}
+
+fn get(p: &Peers, name: &str, path: &str, profile: Profile) -> FetchResult {
+    let r = fetch(&opts(p, name, path, profile)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(r.response.status, 200, "{name}");
+    r
+}
+
+fn www_file(p: &Peers, rel: &str) -> Vec<u8> {
+    std::fs::read(p.www().join(rel)).unwrap()
+}
+
+/// A profile offering only TLS 1.2 and only `suite` (and, for RSA suites, only RSA schemes so
+/// a server with both leafs picks the RSA one).
+fn only(suite: CipherSuite) -> Profile {
+    let mut p = Profile::default_web();
+    p.cipher_suites = vec![suite];
+    if RSA_SUITES.contains(&suite) {
+        p.signature_schemes.retain(|s| {
+            matches!(
+                *s,
+                SignatureScheme::RSA_PSS_RSAE_SHA256
+                    | SignatureScheme::RSA_PSS_RSAE_SHA384
+                    | SignatureScheme::RSA_PSS_RSAE_SHA512
+                    | SignatureScheme::RSA_PKCS1_SHA256
+                    | SignatureScheme::RSA_PKCS1_SHA384
+                    | SignatureScheme::RSA_PKCS1_SHA512
+            )
+        });
+    }
+    p
+}
+
+fn check_1k(p: &Peers, name: &str, profile: Profile) -> FetchResult {
+    let r = get(p, name, "/1k", profile);
+    assert_eq!(
+        r.response.body,
+        www_file(p, "1k"),
+        "{name}: body must be byte-exact"
+    );
+    r
+}
+
+#[test]
+fn nginx_tls12_default_hello() {
+    let Some(p) = Peers::load("TLS12") else {
+        return;
+    };
+    let r = check_1k(&p, "TLS12", Profile::default_web());
+    assert!(
+        ECDSA_SUITES.contains(&r.summary.cipher_suite)
+            || RSA_SUITES.contains(&r.summary.cipher_suite),
+        "TLS12: a 1.2 suite must be negotiated, got {:?}",
+        r.summary.cipher_suite
+    );
+    assert_eq!(r.summary.group, NamedGroup::X25519);
+    assert!(r.close_notify, "nginx ends with close_notify");
+}
+
+#[test]
+fn nginx_tls12_each_suite_forced() {
+    let Some(p) = Peers::load("TLS12") else {
+        return;
+    };
+    for suite in ECDSA_SUITES.into_iter().chain(RSA_SUITES) {
+        let r = check_1k(&p, "TLS12", only(suite));
+        assert_eq!(r.summary.cipher_suite, suite);
+    }
+}
+
+#[test]
+fn nginx_tls12_each_group_forced() {
+    let Some(p) = Peers::load("TLS12") else {
+        return;
+    };
+    for g in [
+        NamedGroup::X25519,
+        NamedGroup::SECP256R1,
+        NamedGroup::SECP384R1,
+    ] {
+        // RSA: in TLS 1.2 an ECDSA leaf's curve must itself be in supported_groups
+        // (RFC 8422 §5.1), so a single-group profile is forced through the RSA leaf.
+        let mut prof = only(CipherSuite::ECDHE_RSA_AES_128_GCM_SHA256);
+        prof.groups = vec![g];
+        let r = fetch(&opts(&p, "TLS12", "/1k", prof));
+        let r = r.unwrap_or_else(|e| panic!("{g:?}: {e}"));
+        assert_eq!(r.response.body, www_file(&p, "1k"));
+        assert_eq!(r.summary.group, g);
+    }
+}
+
+#[test]
+fn nginx_default_port_forced_to_tls12() {
+    let Some(p) = Peers::load("DEF") else {
+        return;
+    };
+    let mut prof = Profile::default_web();
+    prof.cipher_suites.retain(|s| (s.0 >> 8) != 0x13);
+    let r = check_1k(&p, "DEF", prof);
+    assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
+}
+
+#[test]
+fn gnutls_tls12_only() {
+    let Some(p) = Peers::load("GNUTLS_TLS12") else {
+        return;
+    };
+    let r = get(&p, "GNUTLS_TLS12", "/", Profile::default_web());
+    let page = String::from_utf8_lossy(&r.response.body).to_string();
+    assert!(
+        page.contains("TLS1.2"),
+        "gnutls-serv reports TLS1.2: {page}"
+    );
+    assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
+}
+
+/// Caddy 2.6.2 (its Go) does not implement extended master secret: the default config must
+/// refuse it with the stable code, and the explicit relaxation must then work end to end.
+#[test]
+fn caddy_tls12_without_ems() {
+    let Some(p) = Peers::load("CADDY_TLS12") else {
+        return;
+    };
+    let e = fetch(&opts(&p, "CADDY_TLS12", "/1k", Profile::default_web())).unwrap_err();
+    assert_eq!(e.code(), "TLS12_NO_EXTENDED_MASTER_SECRET", "{e}");
+    for suite in ECDSA_SUITES {
+        let (summary, body) = relaxed::get_1k(&p, "CADDY_TLS12", only(suite));
+        assert_eq!(summary.cipher_suite, suite);
+        assert_eq!(body, www_file(&p, "1k"), "CADDY_TLS12: byte-exact body");
+    }
+}
+
+/// A hand-driven connection with `allow_no_extended_master_secret` (burrow-native's fetch
+/// has no knob for it). The leaf is pinned to the peers' `leaf-p256.der`.
+mod relaxed {
+    use burrow_handshake::{Answer, Config, Connection, Entropy, Event, HandshakeSummary, Profile};
+    use burrow_testkit::peers::Peers;
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::path::PathBuf;
+
+    pub(super) fn get_1k(p: &Peers, name: &str, profile: Profile) -> (HandshakeSummary, Vec<u8>) {
+        let pki = PathBuf::from(p.var("PEERS_PKI").expect("PEERS_PKI"));
+        let leaf = std::fs::read(pki.join("leaf-p256.der")).unwrap();
+        let mut pool = vec![0u8; Entropy::pool_len(&profile)];
+        burrow_crypto::rand::fill(&mut pool).unwrap();
+        let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+        let mut cfg = Config::new(profile, Some("localhost"));
+        cfg.allow_no_extended_master_secret = true;
+        let mut c = Connection::new(cfg, entropy, 0).unwrap();
+        let mut s = TcpStream::connect(("127.0.0.1", p.port(name))).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let mut summary = None;
+        let mut plain = Vec::new();
+        let mut buf = vec![0u8; 32 * 1024];
+        loop {
+            match c.poll_event(0).unwrap() {
+                Event::Transmit => s.write_all(&c.take_transmit()).unwrap(),
+                Event::NeedVerify(req) => {
+                    assert_eq!(req.chain.first(), Some(&leaf), "{name}: pinned leaf");
+                    c.complete(Answer::Verified).unwrap();
+                }
+                Event::HandshakeDone(sm) => {
+                    summary = Some(sm);
+                    c.send(b"GET /1k HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                        .unwrap();
+                }
+                Event::Plaintext(d) => plain.extend_from_slice(&d),
+                Event::PeerClosed => break,
+                Event::NeedData => {
+                    let n = s.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    c.feed(&buf[..n]).unwrap();
+                }
+                _ => {}
+            }
+        }
+        let head_end = plain
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("HTTP head");
+        let head = String::from_utf8_lossy(&plain[..head_end]).to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        assert!(head.contains("content-length: 1024"), "{head}");
+        (
+            summary.expect("handshake done"),
+            plain[head_end + 4..].to_vec(),
+        )
+    }
+}
