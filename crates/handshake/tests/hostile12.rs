@@ -1,0 +1,424 @@
+//! A scripted hostile TLS 1.2 server: it answers the client's real (1.3 + 1.2) ClientHello with
+//! a TLS 1.2 flight it computes itself (ECDHE X25519, Ed25519-signed ServerKeyExchange,
+//! ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, EMS), then misbehaves in one way per test. Each
+//! misbehaviour must fail with the right typed error and alert, never panic.
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
+
+mod common;
+
+use burrow_crypto::aead::AeadAlgorithm;
+use burrow_crypto::hash::{self, HashAlgorithm};
+use burrow_crypto::kx::{Group, KeyShare};
+use burrow_crypto::prf;
+use burrow_handshake::*;
+use burrow_record::{ContentType, Next, RecordReader, RecordWriter, TrafficKeys};
+use common::server::{ext, msg, pump, Server, NOW};
+use ed25519_dalek::Signer;
+
+const H: HashAlgorithm = HashAlgorithm::Sha256;
+const SUITE: u16 = 0xc02b;
+
+fn vec_n(n: usize, b: &[u8]) -> Vec<u8> {
+    let mut v = (b.len() as u32).to_be_bytes()[4 - n..].to_vec();
+    v.extend_from_slice(b);
+    v
+}
+
+fn plain_record(ct: u8, body: &[u8]) -> Vec<u8> {
+    let mut r = vec![ct, 3, 3];
+    r.extend_from_slice(&(body.len() as u16).to_be_bytes());
+    r.extend_from_slice(body);
+    r
+}
+
+fn client_with(profile: Profile, allow_no_ems: bool) -> (Connection, Vec<u8>) {
+    let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
+        .map(|i| i as u8 ^ 0x5a)
+        .collect();
+    let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+    let mut cfg = Config::new(profile, Some("example.test"));
+    cfg.allow_no_extended_master_secret = allow_no_ems;
+    let mut c = Connection::new(cfg, entropy, NOW).unwrap();
+    let ch = c.take_transmit();
+    (c, ch)
+}
+
+/// What the scripted server changes.
+#[derive(Clone, Copy, Default)]
+struct Script {
+    no_ems: bool,
+    no_reneg: bool,
+    corrupt_ske_sig: bool,
+    corrupt_finished: bool,
+    random_tail: Option<[u8; 8]>,
+    suite: Option<u16>,
+}
+
+struct Srv12 {
+    inner: Server,
+    transcript: Vec<u8>,
+    client_random: [u8; 32],
+    server_random: [u8; 32],
+    share: KeyShare,
+    script: Script,
+    master: Vec<u8>,
+    reader: RecordReader,
+    writer: RecordWriter,
+}
+
+impl Srv12 {
+    fn new(ch_record: &[u8], script: Script) -> Self {
+        let inner = Server::new(ch_record);
+        let ch = ch_record[5..].to_vec();
+        let mut server_random = [7u8; 32];
+        if let Some(t) = script.random_tail {
+            server_random[24..].copy_from_slice(&t);
+        }
+        Self {
+            client_random: ch[6..38].try_into().unwrap(),
+            transcript: ch,
+            inner,
+            server_random,
+            share: KeyShare::from_seed(Group::X25519, &[9u8; 32]).unwrap(),
+            script,
+            master: Vec::new(),
+            reader: RecordReader::new(),
+            writer: RecordWriter::new(),
+        }
+    }
+
+    /// ServerHello, Certificate, ServerKeyExchange, ServerHelloDone as one plaintext record.
+    fn first_flight(&mut self) -> Vec<u8> {
+        let mut exts = Vec::new();
+        if !self.script.no_reneg {
+            exts.push(ext(0xff01, &[0]));
+        }
+        if !self.script.no_ems {
+            exts.push(ext(23, &[]));
+        }
+        exts.push(ext(11, &[1, 0]));
+        let mut sh = vec![3, 3];
+        sh.extend_from_slice(&self.server_random);
+        sh.push(0);
+        sh.extend_from_slice(&self.script.suite.unwrap_or(SUITE).to_be_bytes());
+        sh.push(0);
+        sh.extend(vec_n(2, &exts.concat()));
+        let sh = msg(2, &sh);
+        let cert = msg(11, &vec_n(3, &vec_n(3, &self.inner.certificate_der())));
+        let mut params = vec![3, 0x00, 0x1d];
+        params.extend(vec_n(1, self.share.public_key()));
+        let mut signed = self.client_random.to_vec();
+        signed.extend_from_slice(&self.server_random);
+        signed.extend_from_slice(&params);
+        let mut sig = self.inner.signing_key.sign(&signed).to_bytes().to_vec();
+        if self.script.corrupt_ske_sig {
+            sig[10] ^= 1;
+        }
+        let mut ske = params;
+        ske.extend_from_slice(&[0x08, 0x07]);
+        ske.extend(vec_n(2, &sig));
+        let ske = msg(12, &ske);
+        let shd = msg(14, &[]);
+        let all = [sh, cert, ske, shd].concat();
+        self.transcript.extend_from_slice(&all);
+        plain_record(22, &all)
+    }
+
+    /// Reads the client's CKE / CCS / Finished, checks them, answers CCS + Finished.
+    fn second_flight(&mut self, sent: &[u8]) -> Vec<u8> {
+        let mut r = RecordReader::new();
+        r.set_deliver_ccs(true);
+        r.feed(sent).unwrap();
+        let cke = match r.next_record().unwrap() {
+            Next::Record(p) => {
+                assert_eq!(p.content_type, ContentType::HANDSHAKE);
+                p.data.to_vec()
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(cke[0], 16, "ClientKeyExchange");
+        self.transcript.extend_from_slice(&cke);
+        let pms = self.share.complete(&cke[5..]).unwrap();
+        let mut master = vec![0u8; 48];
+        if self.script.no_ems {
+            let seed = [self.client_random, self.server_random].concat();
+            prf::tls12(H, pms.as_ref(), b"master secret", &seed, &mut master).unwrap();
+        } else {
+            let sh = hash::digest(H, &self.transcript);
+            prf::tls12(
+                H,
+                pms.as_ref(),
+                b"extended master secret",
+                sh.as_ref(),
+                &mut master,
+            )
+            .unwrap();
+        }
+        let seed = [self.server_random, self.client_random].concat();
+        let mut kb = vec![0u8; 40];
+        prf::tls12(H, &master, b"key expansion", &seed, &mut kb).unwrap();
+        let (ck, sk, civ, siv) = (&kb[..16], &kb[16..32], &kb[32..36], &kb[36..40]);
+        match r.next_record().unwrap() {
+            Next::Record(p) => assert_eq!(p.content_type, ContentType::CHANGE_CIPHER_SPEC),
+            other => panic!("{other:?}"),
+        }
+        let ckeys = TrafficKeys::new_tls12(AeadAlgorithm::Aes128Gcm, ck, civ, 0).unwrap();
+        r.set_keys(Some(ckeys));
+        let fin = match r.next_record().unwrap() {
+            Next::Record(p) => p.data.to_vec(),
+            other => panic!("{other:?}"),
+        };
+        let th = hash::digest(H, &self.transcript);
+        let mut want = [0u8; 12];
+        prf::tls12(H, &master, b"client finished", th.as_ref(), &mut want).unwrap();
+        assert_eq!(fin, msg(20, &want), "client Finished verifies");
+        self.transcript.extend_from_slice(&fin);
+        self.reader = r;
+        self.master = master;
+        let th = hash::digest(H, &self.transcript);
+        let mut vd = [0u8; 12];
+        prf::tls12(H, &self.master, b"server finished", th.as_ref(), &mut vd).unwrap();
+        if self.script.corrupt_finished {
+            vd[0] ^= 1;
+        }
+        let mut out = plain_record(20, &[1]);
+        self.writer.set_keys(Some(
+            TrafficKeys::new_tls12(AeadAlgorithm::Aes128Gcm, sk, siv, 0).unwrap(),
+        ));
+        self.writer
+            .write(ContentType::HANDSHAKE, &msg(20, &vd), &mut out)
+            .unwrap();
+        out
+    }
+
+    fn seal(&mut self, ct: ContentType, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.writer.write(ct, data, &mut out).unwrap();
+        out
+    }
+
+    fn open_client(&mut self, sent: &[u8]) -> Vec<(u8, Vec<u8>)> {
+        self.reader.feed(sent).unwrap();
+        let mut out = Vec::new();
+        while let Next::Record(p) = self.reader.next_record().unwrap() {
+            out.push((p.content_type.0, p.data.to_vec()));
+        }
+        out
+    }
+}
+
+fn plaintext_alert(sent: &[u8]) -> Option<(u8, u8)> {
+    let at = sent.windows(5).position(|w| w == [21, 3, 3, 0, 2])?;
+    Some((sent[at + 5], sent[at + 6]))
+}
+
+fn start(script: Script) -> (Connection, Srv12, Result<Vec<Event>, Error>, Vec<u8>) {
+    let (mut c, ch) = client_with(Profile::default_web(), false);
+    let mut srv = Srv12::new(&ch, script);
+    let flight = srv.first_flight();
+    let (r, sent) = pump(&mut c, &flight);
+    (c, srv, r, sent)
+}
+
+fn connected() -> (Connection, Srv12) {
+    let (mut c, mut srv, r, sent) = start(Script::default());
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    let (r, _) = pump(&mut c, &reply);
+    let evs = r.unwrap();
+    match &evs[..] {
+        [Event::HandshakeDone(s)] => {
+            assert_eq!(s.cipher_suite, CipherSuite(SUITE));
+            assert_eq!(s.group, NamedGroup::X25519);
+        }
+        other => panic!("{other:?}"),
+    }
+    (c, srv)
+}
+
+#[test]
+fn positive_control_tls12_handshake_and_data() {
+    let (mut c, mut srv) = connected();
+    let rec = srv.seal(ContentType::APPLICATION_DATA, b"hello 1.2");
+    let (r, _) = pump(&mut c, &rec);
+    assert_eq!(r.unwrap(), vec![Event::Plaintext(b"hello 1.2".to_vec())]);
+    c.send(b"ping").unwrap();
+    let out = c.take_transmit();
+    assert_eq!(srv.open_client(&out), vec![(23, b"ping".to_vec())]);
+    c.close();
+    let out = c.take_transmit();
+    assert_eq!(srv.open_client(&out), vec![(21, vec![1, 0])]);
+}
+
+#[test]
+fn hello_request_after_the_handshake_is_refused_with_no_renegotiation() {
+    let (mut c, mut srv) = connected();
+    for _ in 0..4 {
+        let hr = srv.seal(ContentType::HANDSHAKE, &[0, 0, 0, 0]);
+        let (r, sent) = pump(&mut c, &hr);
+        assert_eq!(r.unwrap(), vec![]);
+        // warning(1) no_renegotiation(100); the connection stays usable.
+        assert_eq!(srv.open_client(&sent), vec![(21, vec![1, 100])]);
+    }
+    let rec = srv.seal(ContentType::APPLICATION_DATA, b"still here");
+    assert_eq!(
+        pump(&mut c, &rec).0.unwrap(),
+        vec![Event::Plaintext(b"still here".to_vec())]
+    );
+    // A server that keeps insisting is cut off.
+    let hr = srv.seal(ContentType::HANDSHAKE, &[0, 0, 0, 0]);
+    let (r, sent) = pump(&mut c, &hr);
+    assert_eq!(r.unwrap_err(), Error::UnexpectedMessage);
+    assert_eq!(srv.open_client(&sent), vec![(21, vec![2, 10])]);
+}
+
+#[test]
+fn bad_server_key_exchange_signature() {
+    let (_, _, r, sent) = start(Script {
+        corrupt_ske_sig: true,
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap_err(), Error::BadKeyExchangeSignature);
+    assert_eq!(plaintext_alert(&sent), Some((2, 51)), "fatal decrypt_error");
+    assert_eq!(
+        Error::BadKeyExchangeSignature.code(),
+        "TLS12_BAD_KEY_EXCHANGE_SIGNATURE"
+    );
+}
+
+#[test]
+fn bad_server_finished() {
+    let (mut c, mut srv, r, sent) = start(Script {
+        corrupt_finished: true,
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    let (r, sent) = pump(&mut c, &reply);
+    assert_eq!(r.unwrap_err(), Error::BadFinished);
+    // The alert goes under the client's write keys.
+    assert_eq!(srv.open_client(&sent), vec![(21, vec![2, 51])]);
+}
+
+#[test]
+fn missing_extended_master_secret_is_refused_by_default() {
+    let (_, _, r, sent) = start(Script {
+        no_ems: true,
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap_err(), Error::ExtendedMasterSecretMissing);
+    assert_eq!(plaintext_alert(&sent), Some((2, 40)), "handshake_failure");
+    assert_eq!(
+        Error::ExtendedMasterSecretMissing.code(),
+        "TLS12_NO_EXTENDED_MASTER_SECRET"
+    );
+}
+
+#[test]
+fn missing_extended_master_secret_allowed_when_relaxed() {
+    let script = Script {
+        no_ems: true,
+        ..Script::default()
+    };
+    let (mut c, ch) = client_with(Profile::default_web(), true);
+    let mut srv = Srv12::new(&ch, script);
+    let flight = srv.first_flight();
+    let (r, sent) = pump(&mut c, &flight);
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    let evs = pump(&mut c, &reply).0.unwrap();
+    assert!(matches!(evs[..], [Event::HandshakeDone(_)]), "{evs:?}");
+}
+
+#[test]
+fn missing_renegotiation_info() {
+    let (_, _, r, sent) = start(Script {
+        no_reneg: true,
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap_err(), Error::InsecureRenegotiation);
+    assert_eq!(plaintext_alert(&sent), Some((2, 40)));
+}
+
+#[test]
+fn downgrade_sentinel_in_a_tls12_server_hello() {
+    for tail in [*b"DOWNGRD\x01", *b"DOWNGRD\x00"] {
+        let (_, _, r, sent) = start(Script {
+            random_tail: Some(tail),
+            ..Script::default()
+        });
+        assert_eq!(r.unwrap_err(), Error::Downgrade);
+        assert_eq!(plaintext_alert(&sent), Some((2, 47)), "illegal_parameter");
+    }
+}
+
+#[test]
+fn cipher_not_offered_and_legacy_cipher() {
+    // CBC suite, not in the profile.
+    let (_, _, r, sent) = start(Script {
+        suite: Some(0xc013),
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap_err(), Error::UnofferedCipherSuite);
+    assert_eq!(plaintext_alert(&sent), Some((2, 47)));
+    // A TLS 1.3 suite in a TLS 1.2 ServerHello.
+    let (_, _, r, _) = start(Script {
+        suite: Some(0x1301),
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap_err(), Error::IllegalParameter);
+    // A profile that lists RSA key transport (for a fingerprint) still refuses it.
+    let mut p = Profile::default_web();
+    p.cipher_suites.push(CipherSuite(0x009c));
+    let (mut c, ch) = client_with(p, false);
+    let mut srv = Srv12::new(
+        &ch,
+        Script {
+            suite: Some(0x009c),
+            ..Script::default()
+        },
+    );
+    let flight = srv.first_flight();
+    let (r, sent) = pump(&mut c, &flight);
+    assert_eq!(r.unwrap_err(), Error::LegacyCipherSuite);
+    assert_eq!(plaintext_alert(&sent), Some((2, 40)));
+}
+
+#[test]
+fn tls12_flight_under_every_chunking() {
+    let (c0, mut srv, _, _) = start(Script::default());
+    drop(c0);
+    let flight = srv.first_flight_again();
+    for step in [1usize, 3, 50, flight.len()] {
+        let (mut c, _) = client_with(Profile::default_web(), false);
+        let mut sent = Vec::new();
+        for chunk in flight.chunks(step) {
+            let (r, s) = pump(&mut c, chunk);
+            assert_eq!(r.unwrap(), vec![], "step {step}");
+            sent.extend(s);
+        }
+        assert!(sent.starts_with(&[22, 3, 3]), "ClientKeyExchange sent");
+        assert!(
+            sent.windows(6).any(|w| w == [20, 3, 3, 0, 1, 1]),
+            "ChangeCipherSpec sent"
+        );
+    }
+}
+
+impl Srv12 {
+    /// The first flight again for a fresh client with the same entropy (same ClientHello).
+    fn first_flight_again(&mut self) -> Vec<u8> {
+        let (_, ch) = client_with(Profile::default_web(), false);
+        let mut s = Srv12::new(&ch, self.script);
+        s.first_flight()
+    }
+}
