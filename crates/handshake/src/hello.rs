@@ -22,6 +22,8 @@ pub(crate) struct HelloInput<'a> {
     pub(crate) cookie: Option<&'a [u8]>,
     pub(crate) psk: Option<PskOffer<'a>>,
     pub(crate) grease: u16,
+    /// A TLS 1.2 session ticket to offer in session_ticket (RFC 5077).
+    pub(crate) tls12_ticket: Option<&'a [u8]>,
 }
 
 /// The ClientHello message (with a zeroed binder if a PSK is offered) and the length of the
@@ -137,7 +139,10 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
             ExtensionType::SUPPORTED_GROUPS,
             list16(grease.into_iter().chain(p.groups.iter().map(|g| g.0)), 2)?,
         ),
-        S::SessionTicket => (ExtensionType::SESSION_TICKET, Vec::new()),
+        S::SessionTicket => (
+            ExtensionType::SESSION_TICKET,
+            inp.tls12_ticket.unwrap_or(&[]).to_vec(),
+        ),
         S::KeyShare => {
             let mut shares = Vec::new();
             for s in inp.shares {

@@ -66,6 +66,8 @@ impl Traffic {
                     max_early_data: t.max_early_data,
                     server_name: io.config.server_name.clone(),
                     alpn: self.alpn.clone(),
+                    tls12: false,
+                    ems: false,
                 }));
             }
             HandshakeType::KEY_UPDATE => {

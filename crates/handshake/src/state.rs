@@ -93,7 +93,7 @@ impl State {
             (State::Tls12ChangeCipherSpec(s), HandshakeType::NEW_SESSION_TICKET) => {
                 s.handle_new_session_ticket(msg, body)
             }
-            (State::Tls12Finished(s), HandshakeType::FINISHED) => s.handle_finished(body, io),
+            (State::Tls12Finished(s), HandshakeType::FINISHED) => s.handle_finished(msg, body, io),
             (State::Tls12Traffic(t), _) => t.handle(typ, body, io),
             _ => Err(Error::UnexpectedMessage),
         }
@@ -178,6 +178,7 @@ pub(crate) struct ExpectServerHello {
     cookie: Option<Vec<u8>>,
     psk: Option<PskState>,
     early_data_offered: bool,
+    tls12_resume: Option<Ticket>,
 }
 
 fn grease_value(b: u8) -> u16 {
@@ -199,7 +200,8 @@ impl ExpectServerHello {
         }
         let psk = match &io.config.resumption {
             Some(t)
-                if t.is_usable(io.now_ms)
+                if !t.tls12
+                    && t.is_usable(io.now_ms)
                     && profile.cipher_suites.contains(&t.suite)
                     && t.server_name == io.config.server_name =>
             {
@@ -223,6 +225,15 @@ impl ExpectServerHello {
         } else {
             Vec::new()
         };
+        // A TLS 1.2 ticket (RFC 5077) needs our session id to recognise the server's resumption.
+        let tls12_resume = io.config.resumption.as_ref().filter(|t| {
+            t.tls12
+                && t.is_usable(io.now_ms)
+                && profile.cipher_suites.contains(&t.suite)
+                && t.server_name == io.config.server_name
+                && !session_id.is_empty()
+        });
+        let tls12_resume = tls12_resume.cloned();
         let mut s = Self {
             random: entropy.client_random,
             session_id,
@@ -234,6 +245,7 @@ impl ExpectServerHello {
             cookie: None,
             psk,
             early_data_offered,
+            tls12_resume,
         };
         s.send_client_hello(io)?;
         io.plain_version_after_first_hello();
@@ -257,6 +269,7 @@ impl ExpectServerHello {
             cookie: self.cookie.as_deref(),
             psk: psk_offer,
             grease: self.grease,
+            tls12_ticket: self.tls12_resume.as_ref().map(|t| t.ticket.as_slice()),
         };
         let (mut ch, binders_len) = hello::build(&input)?;
         if let Some(p) = &self.psk {
@@ -300,6 +313,8 @@ impl ExpectServerHello {
                     shares: core::mem::take(&mut self.shares),
                     retry_seed: core::mem::take(&mut self.retry_seed),
                     hello_retry: self.retry.is_some(),
+                    session_id: core::mem::take(&mut self.session_id),
+                    resume: self.tls12_resume.take(),
                 };
                 return tls12::enter(&sh, msg, start, io);
             }

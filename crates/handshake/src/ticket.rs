@@ -14,6 +14,10 @@ pub struct Ticket {
     pub(crate) max_early_data: Option<u32>,
     pub(crate) server_name: Option<String>,
     pub(crate) alpn: Option<Vec<u8>>,
+    /// TLS 1.2 session ticket (RFC 5077): `psk` is then the 48-byte master secret.
+    pub(crate) tls12: bool,
+    /// TLS 1.2: whether the session used extended master secret (RFC 7627 §5.3).
+    pub(crate) ems: bool,
 }
 
 impl core::fmt::Debug for Ticket {
@@ -36,6 +40,11 @@ impl Ticket {
     /// The cipher suite of the connection that issued it.
     pub fn cipher_suite(&self) -> CipherSuite {
         self.suite
+    }
+
+    /// Whether this is a TLS 1.2 session ticket (RFC 5077) rather than a TLS 1.3 PSK.
+    pub fn is_tls12(&self) -> bool {
+        self.tls12
     }
 
     /// The opaque ticket bytes (the PSK identity).

@@ -22,7 +22,7 @@ use crate::suites::{self, Auth, Suite12};
 use crate::tls12_keys as keys;
 use crate::tls12_msgs as msgs;
 use crate::verify::{SignatureCheck, SignedContent, VerifyRequest};
-use crate::{Error, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
+use crate::{Error, ExtensionType, HandshakeType, NamedGroup, SignatureScheme, Ticket};
 use burrow_crypto::hash::Context;
 use burrow_crypto::kx::{Group, KeyShare};
 use burrow_crypto::sig::{self, VerifyAlgorithm};
@@ -39,6 +39,9 @@ pub(crate) struct Start12 {
     pub(crate) shares: Vec<KeyShare>,
     pub(crate) retry_seed: Vec<u8>,
     pub(crate) hello_retry: bool,
+    pub(crate) session_id: Vec<u8>,
+    /// A TLS 1.2 ticket offered in the ClientHello.
+    pub(crate) resume: Option<Ticket>,
 }
 
 /// The TLS 1.2 handshake in progress.
@@ -63,6 +66,14 @@ pub(crate) struct Hs12 {
     cert_requested: bool,
     master: [u8; 48],
     server_keys: Option<TrafficKeys>,
+    /// Abbreviated handshake: our keys, installed after the server's Finished.
+    our_keys: Option<TrafficKeys>,
+    /// Abbreviated handshake (ticket resumption): the server's Finished comes first.
+    abbreviated: bool,
+    /// A NewSessionTicket from this handshake: (lifetime hint, ticket).
+    new_ticket: Option<(u32, Vec<u8>)>,
+    /// The ticket we resumed with (its ALPN and EMS must carry over).
+    resumed_from: Option<Ticket>,
 }
 
 /// Application data under TLS 1.2.
@@ -138,15 +149,50 @@ pub(crate) fn enter(
         cert_requested: false,
         master: [0u8; 48],
         server_keys: None,
+        our_keys: None,
+        abbreviated: false,
+        new_ticket: None,
+        resumed_from: None,
     };
     hs.server_hello_extensions(sh, io)?;
     hs.transcript.update(&start.client_hello);
     hs.transcript.update(msg);
     io.reader.set_deliver_ccs(true);
-    Ok(State::Tls12Certificate(Box::new(hs)))
+    match start.resume {
+        Some(t) if !start.session_id.is_empty() && sh.session_id == start.session_id => {
+            hs.resume(t, io)?;
+            Ok(State::Tls12ChangeCipherSpec(Box::new(hs)))
+        }
+        _ => Ok(State::Tls12Certificate(Box::new(hs))),
+    }
 }
 
 impl Hs12 {
+    /// The server echoed our session id for the ticket we offered: abbreviated handshake
+    /// (RFC 5077 §3.4) with the ticket's master secret.
+    fn resume(&mut self, t: Ticket, io: &mut Io) -> Result<(), Error> {
+        if t.suite != self.suite.id || t.ems != self.ems {
+            // RFC 7627 §5.3: a resumption must keep the original session's EMS state.
+            return Err(Error::IllegalParameter);
+        }
+        if self.alpn.is_some() && t.alpn.is_some() && self.alpn != t.alpn {
+            return Err(Error::IllegalParameter);
+        }
+        self.master = t.psk.as_slice().try_into().map_err(|_| Error::Misuse)?;
+        let kb = keys::key_block(
+            self.suite,
+            &self.master,
+            &self.client_random,
+            &self.server_random,
+        )?;
+        self.server_keys = Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv)?);
+        self.our_keys = Some(io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv)?);
+        self.group = NamedGroup(0);
+        self.abbreviated = true;
+        self.resumed_from = Some(t);
+        Ok(())
+    }
+
     fn server_hello_extensions(&mut self, sh: &ServerHello<'_>, io: &mut Io) -> Result<(), Error> {
         let profile = &io.config.profile;
         let offered = |s| hello::offered(profile, s);
@@ -391,8 +437,11 @@ impl Hs12 {
             return Err(Error::UnexpectedMessage);
         }
         self.ticket_expected = false;
-        // Parsed for shape; RFC 5077 resumption is not implemented yet, so it is not kept.
-        msgs::new_session_ticket(body)?;
+        let (hint, ticket) = msgs::new_session_ticket(body)?;
+        // An empty ticket means "no ticket this time" (RFC 5077 §3.3).
+        if !ticket.is_empty() {
+            self.new_ticket = Some((hint, ticket.to_vec()));
+        }
         self.transcript.update(msg);
         Ok(State::Tls12ChangeCipherSpec(self))
     }
@@ -405,7 +454,8 @@ impl Hs12 {
     }
 
     pub(crate) fn handle_finished(
-        self: Box<Self>,
+        mut self: Box<Self>,
+        msg: &[u8],
         body: &[u8],
         io: &mut Io,
     ) -> Result<State, Error> {
@@ -418,14 +468,49 @@ impl Hs12 {
             return Err(Error::BadFinished);
         }
         io.reader.set_deliver_ccs(false);
+        if self.abbreviated {
+            // Abbreviated handshake: our CCS and Finished follow the server's.
+            self.transcript.update(msg);
+            io.write_record(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+            io.writer.set_keys(self.our_keys.take());
+            let th = self.transcript.clone().finish();
+            let vd = keys::verify_data(self.suite, &self.master, b"client finished", th.as_ref())?;
+            let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;
+            io.send_handshake(&fin)?;
+        }
+        let alpn = match (&self.alpn, &self.resumed_from) {
+            (None, Some(t)) => t.alpn.clone(),
+            (a, _) => a.clone(),
+        };
         io.events.push_back(Event::HandshakeDone(HandshakeSummary {
             cipher_suite: self.suite.id,
             group: self.group,
-            alpn: self.alpn.clone(),
-            resumed: false,
+            alpn: alpn.clone(),
+            resumed: self.abbreviated,
             hello_retry: false,
             early_data_accepted: false,
         }));
+        if let Some((hint, ticket)) = self.new_ticket.take() {
+            // A lifetime hint of 0 means unspecified: keep it for an hour at most.
+            let lifetime_s = if hint == 0 {
+                3600
+            } else {
+                hint.min(7 * 24 * 3600)
+            };
+            io.events.push_back(Event::NewSessionTicket(Ticket {
+                suite: self.suite.id,
+                psk: self.master.to_vec(),
+                ticket,
+                age_add: 0,
+                lifetime_s,
+                received_ms: io.now_ms,
+                max_early_data: None,
+                server_name: io.config.server_name.clone(),
+                alpn,
+                tls12: true,
+                ems: self.ems,
+            }));
+        }
         Ok(State::Tls12Traffic(Box::new(Traffic12 {
             hello_requests: 0,
         })))

@@ -216,3 +216,41 @@ mod relaxed {
         )
     }
 }
+
+/// RFC 5077 ticket resumption over TLS 1.2: nginx's `/info` reports the session as reused.
+#[test]
+fn nginx_tls12_resumes_with_a_ticket() {
+    let Some(p) = Peers::load("TLS12") else {
+        return;
+    };
+    let first = get(&p, "TLS12", "/info", Profile::default_web());
+    let info = String::from_utf8_lossy(&first.response.body).to_string();
+    assert!(info.contains("\"reused\":\".\""), "{info}");
+    assert!(!first.summary.resumed);
+    let ticket = first
+        .tickets
+        .last()
+        .cloned()
+        .expect("nginx issues TLS 1.2 tickets");
+    assert!(ticket.is_tls12());
+    let mut o = opts(&p, "TLS12", "/info", Profile::default_web());
+    o.ticket = Some(ticket);
+    let second = fetch(&o).unwrap();
+    assert!(second.summary.resumed, "the server accepted the ticket");
+    assert_eq!(second.summary.cipher_suite, first.summary.cipher_suite);
+    let info = String::from_utf8_lossy(&second.response.body).to_string();
+    assert!(
+        info.contains("\"reused\":\"r\""),
+        "nginx /info must report reuse: {info}"
+    );
+    // And a second resumption from the ticket the resumed connection may renew.
+    let again = second
+        .tickets
+        .last()
+        .cloned()
+        .unwrap_or(o.ticket.clone().unwrap());
+    o.ticket = Some(again);
+    let third = fetch(&o).unwrap();
+    assert!(third.summary.resumed);
+    assert_eq!(third.response.status, 200);
+}
