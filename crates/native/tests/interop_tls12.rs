@@ -254,3 +254,25 @@ fn nginx_tls12_resumes_with_a_ticket() {
     assert!(third.summary.resumed);
     assert_eq!(third.response.status, 200);
 }
+
+/// openssl s_server (1.2 and 1.3) forced to 1.2 by the profile; it staples a good OCSP
+/// response, which arrives in a TLS 1.2 CertificateStatus message.
+#[test]
+fn openssl_s_server_forced_to_tls12_with_staple() {
+    let Some(p) = Peers::load("SSERVER_HRR") else {
+        return;
+    };
+    let mut prof = Profile::default_web();
+    prof.cipher_suites.retain(|s| (s.0 >> 8) != 0x13);
+    let r = get(&p, "SSERVER_HRR", "/", prof);
+    let page = String::from_utf8_lossy(&r.response.body).to_string();
+    assert!(
+        page.contains("TLSv1.2"),
+        "s_server -www reports TLSv1.2: {page}"
+    );
+    assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
+    assert!(
+        r.ocsp_response.is_some(),
+        "the stapled OCSP response (CertificateStatus) reaches the verifier"
+    );
+}
