@@ -61,6 +61,7 @@ struct Script {
     corrupt_finished: bool,
     random_tail: Option<[u8; 8]>,
     suite: Option<u16>,
+    ticket: bool,
 }
 
 struct Srv12 {
@@ -106,6 +107,9 @@ impl Srv12 {
             exts.push(ext(23, &[]));
         }
         exts.push(ext(11, &[1, 0]));
+        if self.script.ticket {
+            exts.push(ext(35, &[]));
+        }
         let mut sh = vec![3, 3];
         sh.extend_from_slice(&self.server_random);
         sh.push(0);
@@ -184,13 +188,21 @@ impl Srv12 {
         self.transcript.extend_from_slice(&fin);
         self.reader = r;
         self.master = master;
+        let mut out = Vec::new();
+        if self.script.ticket {
+            let mut nst = 300u32.to_be_bytes().to_vec();
+            nst.extend(vec_n(2, b"opaque ticket"));
+            let nst = msg(4, &nst);
+            self.transcript.extend_from_slice(&nst);
+            out.extend(plain_record(22, &nst));
+        }
         let th = hash::digest(H, &self.transcript);
         let mut vd = [0u8; 12];
         prf::tls12(H, &self.master, b"server finished", th.as_ref(), &mut vd).unwrap();
         if self.script.corrupt_finished {
             vd[0] ^= 1;
         }
-        let mut out = plain_record(20, &[1]);
+        out.extend(plain_record(20, &[1]));
         self.writer.set_keys(Some(
             TrafficKeys::new_tls12(AeadAlgorithm::Aes128Gcm, sk, siv, 0).unwrap(),
         ));
@@ -421,4 +433,111 @@ impl Srv12 {
         let mut s = Srv12::new(&ch, self.script);
         s.first_flight()
     }
+}
+
+/// (client result, bytes the client sent, server key block, transcript || master secret).
+type Resumed = (Result<Vec<Event>, Error>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// A full handshake with a ticket, then a resumption offering it: the client's ClientHello
+/// carries the ticket and the server answers with an abbreviated handshake.
+fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
+    let script = Script {
+        ticket: true,
+        ..Script::default()
+    };
+    let (mut c, mut srv, r, sent) = start(script);
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    let evs = pump(&mut c, &reply).0.unwrap();
+    let ticket = match &evs[..] {
+        [Event::HandshakeDone(_), Event::NewSessionTicket(t)] => t.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(ticket.is_tls12());
+    assert_eq!(ticket.identity(), b"opaque ticket");
+    let master = srv.master.clone();
+    let profile = Profile::default_web();
+    let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
+        .map(|i| i as u8 ^ 0x33)
+        .collect();
+    let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+    let mut cfg = Config::new(profile, Some("example.test"));
+    cfg.resumption = Some(ticket);
+    let mut c = Connection::new(cfg, entropy, NOW + 1000).unwrap();
+    let ch_rec = c.take_transmit();
+    let mut ticket_ext = vec![0x00, 0x23];
+    ticket_ext.extend(vec_n(2, b"opaque ticket"));
+    assert!(
+        ch_rec.windows(ticket_ext.len()).any(|w| w == ticket_ext),
+        "the ClientHello offers the ticket"
+    );
+    let ch = ch_rec[5..].to_vec();
+    let client_random: [u8; 32] = ch[6..38].try_into().unwrap();
+    let sid = Server::new(&ch_rec).session_id;
+    assert_eq!(sid.len(), 32);
+    let server_random = [8u8; 32];
+    let mut sh = vec![3, 3];
+    sh.extend_from_slice(&server_random);
+    sh.extend(vec_n(1, &sid));
+    sh.extend_from_slice(&SUITE.to_be_bytes());
+    sh.push(0);
+    sh.extend(vec_n(2, &[ext(0xff01, &[0]), ext(23, &[])].concat()));
+    let sh = msg(2, &sh);
+    let mut transcript = [ch, sh.clone()].concat();
+    let seed = [server_random, client_random].concat();
+    let mut kb = vec![0u8; 40];
+    prf::tls12(H, &master, b"key expansion", &seed, &mut kb).unwrap();
+    let th = hash::digest(H, &transcript);
+    let mut vd = [0u8; 12];
+    prf::tls12(H, &master, b"server finished", th.as_ref(), &mut vd).unwrap();
+    if corrupt_finished {
+        vd[3] ^= 4;
+    }
+    let sfin = msg(20, &vd);
+    transcript.extend_from_slice(&sfin);
+    let mut w = RecordWriter::new();
+    w.set_keys(Some(
+        TrafficKeys::new_tls12(AeadAlgorithm::Aes128Gcm, &kb[16..32], &kb[36..40], 0).unwrap(),
+    ));
+    let mut bytes = plain_record(22, &sh);
+    bytes.extend(plain_record(20, &[1]));
+    w.write(ContentType::HANDSHAKE, &sfin, &mut bytes).unwrap();
+    let (r, sent) = pump(&mut c, &bytes);
+    (r, sent, kb, [transcript, master].concat())
+}
+
+#[test]
+fn ticket_resumption_abbreviated_handshake() {
+    let (r, sent, kb, tm) = ticket_then_resume(false);
+    let evs = r.unwrap();
+    match &evs[..] {
+        [Event::HandshakeDone(s)] => assert!(s.resumed, "abbreviated handshake"),
+        other => panic!("{other:?}"),
+    }
+    let (transcript, master) = tm.split_at(tm.len() - 48);
+    // The client answers with CCS and its Finished under its new keys.
+    let mut r = RecordReader::new();
+    r.set_deliver_ccs(true);
+    r.feed(&sent).unwrap();
+    match r.next_record().unwrap() {
+        Next::Record(p) => assert_eq!(p.content_type, ContentType::CHANGE_CIPHER_SPEC),
+        other => panic!("{other:?}"),
+    }
+    r.set_keys(Some(
+        TrafficKeys::new_tls12(AeadAlgorithm::Aes128Gcm, &kb[..16], &kb[32..36], 0).unwrap(),
+    ));
+    let fin = match r.next_record().unwrap() {
+        Next::Record(p) => p.data.to_vec(),
+        other => panic!("{other:?}"),
+    };
+    let th = hash::digest(H, transcript);
+    let mut want = [0u8; 12];
+    prf::tls12(H, master, b"client finished", th.as_ref(), &mut want).unwrap();
+    assert_eq!(fin, msg(20, &want));
+}
+
+#[test]
+fn ticket_resumption_with_bad_server_finished() {
+    let (r, _, _, _) = ticket_then_resume(true);
+    assert_eq!(r.unwrap_err(), Error::BadFinished);
 }
