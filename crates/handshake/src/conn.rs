@@ -258,7 +258,8 @@ impl Io {
     }
 }
 
-/// A TLS 1.3 client connection, sans-IO.
+/// A TLS 1.3 (or TLS 1.2, when the profile offers it and the server picks it) client
+/// connection, sans-IO.
 ///
 /// Call order: [`new`](Self::new) (queues the ClientHello) → loop { write out
 /// [`take_transmit`](Self::take_transmit); [`poll_event`](Self::poll_event) until

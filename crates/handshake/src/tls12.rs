@@ -5,7 +5,8 @@
 //! Flow: ServerHello → Certificate → [CertificateStatus] → ServerKeyExchange (signature checked,
 //! then [`Event::NeedVerify`]) → [CertificateRequest] → ServerHelloDone → our [Certificate],
 //! ClientKeyExchange, ChangeCipherSpec, Finished → [NewSessionTicket] → server
-//! ChangeCipherSpec, Finished.
+//! ChangeCipherSpec, Finished. Resumption (RFC 5077): ServerHello echoing our session id →
+//! [NewSessionTicket] → server ChangeCipherSpec, Finished → our ChangeCipherSpec, Finished.
 //!
 //! Decisions: extended master secret is required unless
 //! [`Config::allow_no_extended_master_secret`](crate::Config); renegotiation_info must be
