@@ -218,26 +218,29 @@ impl Io {
         self.next_key_id
     }
 
-    fn announce(&mut self, key_id: u32, suite: Suite, key: Vec<u8>, for_reading: bool) {
+    fn announce(&mut self, key_id: u32, aead: AeadAlgorithm, key: Vec<u8>, for_reading: bool) {
         if self.config.aead_offload {
             self.events.push_back(Event::TrafficKey(TrafficKeyInfo {
                 key_id,
-                algorithm: suite.aead,
+                algorithm: aead,
                 key,
                 for_reading,
             }));
         }
     }
 
-    /// TLS 1.2 record keys under a fresh key id.
+    /// TLS 1.2 record keys under a fresh key id (announced to an offloading caller).
     pub(crate) fn tls12_keys(
         &mut self,
         aead: AeadAlgorithm,
         key: &[u8],
         iv: &[u8],
+        for_reading: bool,
     ) -> Result<burrow_record::TrafficKeys, Error> {
         let id = self.key_id();
-        burrow_record::TrafficKeys::new_tls12(aead, key, iv, id).map_err(Error::Record)
+        let k = burrow_record::TrafficKeys::new_tls12(aead, key, iv, id).map_err(Error::Record)?;
+        self.announce(id, aead, key.to_vec(), for_reading);
+        Ok(k)
     }
 
     pub(crate) fn set_read_keys(&mut self, suite: Suite, secret: &[u8]) -> Result<(), Error> {
@@ -245,7 +248,7 @@ impl Io {
         let (keys, raw) = crate::keyschedule::traffic_keys(suite, secret, id)?;
         self.reader.set_keys(Some(keys));
         self.read_keys_changed = true;
-        self.announce(id, suite, raw, true);
+        self.announce(id, suite.aead, raw, true);
         Ok(())
     }
 
@@ -253,7 +256,7 @@ impl Io {
         let id = self.key_id();
         let (keys, raw) = crate::keyschedule::traffic_keys(suite, secret, id)?;
         self.writer.set_keys(Some(keys));
-        self.announce(id, suite, raw, false);
+        self.announce(id, suite.aead, raw, false);
         Ok(())
     }
 }

@@ -27,7 +27,7 @@
 //!   renegotiation_info must be empty, HelloRequest gets a `no_renegotiation` warning, the
 //!   RFC 8446 §4.1.3 downgrade sentinel is `TLS_DOWNGRADE`, TLS 1.0/1.1 are
 //!   `TLS_PROTOCOL_VERSION`, CBC / RSA key transport are `TLS12_LEGACY_CIPHER`. TLS 1.2 record
-//!   AEAD runs inline only (offload mode fails with `TLS12_OFFLOAD_UNSUPPORTED`); RFC 5077
+//!   AEAD offload uses the same events (the jobs' AAD is then 13 bytes); RFC 5077
 //!   tickets come out as [`Event::NewSessionTicket`] ([`Ticket::is_tls12`]) and, given back in
 //!   [`Config::resumption`], are offered with our session id for an abbreviated handshake. In [`SignatureCheck::Caller`] mode the request's
 //!   [`SignedContent::message`] is the ServerKeyExchange input (`client_random ||

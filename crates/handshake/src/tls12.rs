@@ -126,9 +126,6 @@ pub(crate) fn enter(
         None if suites::lookup(sh.suite).is_some() => return Err(Error::IllegalParameter),
         None => return Err(Error::LegacyCipherSuite),
     };
-    if io.config.aead_offload {
-        return Err(Error::Record(burrow_record::RecordError::Tls12Offload));
-    }
     let mut hs = Hs12 {
         suite,
         transcript: Context::new(suite.hash),
@@ -186,8 +183,10 @@ impl Hs12 {
             &self.client_random,
             &self.server_random,
         )?;
-        self.server_keys = Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv)?);
-        self.our_keys = Some(io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv)?);
+        self.server_keys =
+            Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv, true)?);
+        self.our_keys =
+            Some(io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv, false)?);
         self.group = NamedGroup(0);
         self.abbreviated = true;
         self.resumed_from = Some(t);
@@ -418,9 +417,10 @@ impl Hs12 {
             &self.server_random,
         )?;
         io.write_record(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-        let ours = io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv)?;
+        let ours = io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv, false)?;
         io.writer.set_keys(Some(ours));
-        self.server_keys = Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv)?);
+        self.server_keys =
+            Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv, true)?);
         let th = self.transcript.clone().finish();
         let vd = keys::verify_data(self.suite, &self.master, b"client finished", th.as_ref())?;
         let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;

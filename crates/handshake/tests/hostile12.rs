@@ -541,3 +541,43 @@ fn ticket_resumption_with_bad_server_finished() {
     let (r, _, _, _) = ticket_then_resume(true);
     assert_eq!(r.unwrap_err(), Error::BadFinished);
 }
+
+/// The whole TLS 1.2 handshake and data with every record AEAD done by the caller (offload
+/// mode, 13-byte AAD jobs): the scripted server sees exactly what inline mode produces.
+#[test]
+fn offloaded_aead_tls12_handshake_and_data() {
+    use common::rfc8448::drain_offload;
+    let profile = Profile::default_web();
+    let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
+        .map(|i| i as u8 ^ 0x5a)
+        .collect();
+    let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+    let mut cfg = Config::new(profile, Some("example.test"));
+    cfg.aead_offload = true;
+    let mut c = Connection::new(cfg, entropy, NOW).unwrap();
+    let ch = c.take_transmit();
+    let mut srv = Srv12::new(&ch, Script::default());
+    let (mut keys, mut jobs) = (std::collections::HashMap::new(), 0usize);
+    let mut sent = Vec::new();
+    c.feed(&srv.first_flight()).unwrap();
+    let evs = drain_offload(&mut c, NOW, &mut sent, &mut keys, &mut jobs).unwrap();
+    assert!(matches!(evs[..], [Event::NeedVerify(_)]), "{evs:?}");
+    c.complete(Answer::Verified).unwrap();
+    let evs = drain_offload(&mut c, NOW, &mut sent, &mut keys, &mut jobs).unwrap();
+    assert_eq!(evs, vec![]);
+    assert_eq!(jobs, 1, "the client Finished was sealed by the caller");
+    assert_eq!(keys.len(), 2, "both TLS 1.2 keys announced");
+    let reply = srv.second_flight(&sent);
+    c.feed(&reply).unwrap();
+    let evs = drain_offload(&mut c, NOW, &mut sent, &mut keys, &mut jobs).unwrap();
+    assert!(matches!(evs[..], [Event::HandshakeDone(_)]), "{evs:?}");
+    assert_eq!(jobs, 2, "the server Finished was opened by the caller");
+    c.feed(&srv.seal(ContentType::APPLICATION_DATA, b"offloaded"))
+        .unwrap();
+    let evs = drain_offload(&mut c, NOW, &mut sent, &mut keys, &mut jobs).unwrap();
+    assert_eq!(evs, vec![Event::Plaintext(b"offloaded".to_vec())]);
+    c.send(b"pong").unwrap();
+    let mut out = Vec::new();
+    drain_offload(&mut c, NOW, &mut out, &mut keys, &mut jobs).unwrap();
+    assert_eq!(srv.open_client(&out), vec![(23, b"pong".to_vec())]);
+}

@@ -35,8 +35,6 @@ pub enum RecordError {
     Closed,
     /// The caller asked to send more than fits one record or a record of an invalid kind.
     BadSend,
-    /// TLS 1.2 record protection is done inline only; AEAD offload covers TLS 1.3 records.
-    Tls12Offload,
 }
 
 impl RecordError {
@@ -55,7 +53,6 @@ impl RecordError {
             Self::SequenceExhausted => "TLS_SEQUENCE_EXHAUSTED",
             Self::BadKey | Self::JobMismatch | Self::BadSend => "TLS_INTERNAL",
             Self::Closed => "TLS_CLOSED",
-            Self::Tls12Offload => "TLS12_OFFLOAD_UNSUPPORTED",
         }
     }
 
@@ -74,8 +71,7 @@ impl RecordError {
             | Self::SequenceExhausted
             | Self::BadKey
             | Self::JobMismatch
-            | Self::BadSend
-            | Self::Tls12Offload => AlertDescription::INTERNAL_ERROR,
+            | Self::BadSend => AlertDescription::INTERNAL_ERROR,
             Self::Closed => return None,
         })
     }
@@ -108,9 +104,6 @@ impl fmt::Display for RecordError {
             Self::JobMismatch => "an AEAD job answer did not match the pending job (a caller bug)",
             Self::Closed => "the connection is closed; open a new one",
             Self::BadSend => "invalid send: empty handshake data or an unsendable content type",
-            Self::Tls12Offload => {
-                "TLS 1.2 records are protected inline only; turn AEAD offload off for TLS 1.2 servers"
-            }
         };
         f.write_str(msg)
     }

@@ -10,6 +10,7 @@
 //! Limits: 2^14 plaintext, 2^14 + 256 ciphertext, the peer's `record_size_limit` (RFC 8449),
 //! at most [`MAX_EMPTY_RECORDS`] empty records in a row, a bounded input buffer.
 
+mod aad;
 mod error;
 #[doc(hidden)]
 pub mod fuzz;
@@ -19,6 +20,7 @@ mod reader;
 mod types;
 mod writer;
 
+pub use aad::Aad;
 pub use error::RecordError;
 pub use header::{Header, HEADER_LEN};
 pub(crate) use keys::Tls12Nonce;

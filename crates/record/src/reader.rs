@@ -1,7 +1,7 @@
 //! Records in: framing across any read boundary, in-place opening (inline or offloaded).
 
 use crate::{
-    ContentType, Header, RecordError, Tls12Nonce, TrafficKeys, HEADER_LEN, MAX_CIPHERTEXT,
+    Aad, ContentType, Header, RecordError, Tls12Nonce, TrafficKeys, HEADER_LEN, MAX_CIPHERTEXT,
     MAX_EMPTY_RECORDS, MAX_PLAINTEXT, TAG_LEN,
 };
 
@@ -43,8 +43,8 @@ pub struct OpenJob {
     pub key_id: u32,
     /// The per-record nonce.
     pub nonce: [u8; 12],
-    /// The additional data (the record header).
-    pub aad: [u8; HEADER_LEN],
+    /// The additional data (TLS 1.3: the record header; TLS 1.2: 13 bytes).
+    pub aad: Aad,
     /// Ciphertext length; the 16-byte tag follows it in the job data.
     pub ciphertext_len: usize,
 }
@@ -66,6 +66,10 @@ struct Pending {
     job: OpenJob,
     start: usize,
     answered: bool,
+    /// Whole record length (header included), released once answered.
+    total: usize,
+    /// TLS 1.2: the record's (outer) content type; no inner type to strip.
+    tls12_ct: Option<ContentType>,
 }
 
 /// Reads TLS records from bytes fed in any chunking.
@@ -187,7 +191,10 @@ impl RecordReader {
                 return Ok(Step::Open(p.job));
             }
             self.pending = None;
-            return self.finish_inner(p.start, p.job.ciphertext_len, p.job.aad);
+            if let Some(ct) = p.tls12_ct {
+                return self.finish_tls12(ct, p.start, p.job.ciphertext_len);
+            }
+            return self.finish_inner(p.start, p.job.ciphertext_len);
         }
         loop {
             self.consume_released();
@@ -266,13 +273,15 @@ impl RecordReader {
                 let job = OpenJob {
                     key_id: keys.key_id(),
                     nonce,
-                    aad,
+                    aad: Aad::header(aad),
                     ciphertext_len: ct_len,
                 };
                 self.pending = Some(Pending {
                     job,
                     start,
                     answered: false,
+                    total,
+                    tls12_ct: None,
                 });
                 // Keep the record buffered until the job is answered.
                 self.release = 0;
@@ -287,7 +296,7 @@ impl RecordReader {
             keys.aead()
                 .open_in_place(&nonce, &aad, body, &tag)
                 .map_err(|_| RecordError::BadRecordMac)?;
-            return self.finish_inner(start, ct_len, aad);
+            return self.finish_inner(start, ct_len);
         }
     }
 
@@ -314,12 +323,7 @@ impl RecordReader {
             return Err(self.fail(RecordError::BadRecordMac));
         }
         p.answered = true;
-        let total = p
-            .job
-            .ciphertext_len
-            .saturating_add(TAG_LEN)
-            .saturating_add(HEADER_LEN);
-        self.release = total;
+        self.release = p.total;
         Ok(())
     }
 
@@ -337,9 +341,6 @@ impl RecordReader {
             && ct != ContentType::APPLICATION_DATA
         {
             return Err(RecordError::UnexpectedContentType);
-        }
-        if self.offload {
-            return Err(RecordError::Tls12Offload);
         }
         let explicit_len = match mode {
             Tls12Nonce::ExplicitGcm => 8,
@@ -369,9 +370,41 @@ impl RecordReader {
         let (seq, nonce) = keys.next_tls12(explicit)?;
         let plen16 = u16::try_from(plen).map_err(|_| RecordError::RecordOverflow)?;
         let aad = crate::writer::tls12_aad(seq, ct, plen16);
+        let body_start = start
+            .checked_add(explicit_len)
+            .ok_or(RecordError::JobMismatch)?;
+        if self.offload {
+            let job = OpenJob {
+                key_id: keys.key_id(),
+                nonce,
+                aad: Aad::tls12(aad),
+                ciphertext_len: plen,
+            };
+            self.pending = Some(Pending {
+                job,
+                start: body_start,
+                answered: false,
+                total: len
+                    .checked_add(HEADER_LEN)
+                    .ok_or(RecordError::JobMismatch)?,
+                tls12_ct: Some(ct),
+            });
+            self.release = 0;
+            return Ok(Step::Open(job));
+        }
         keys.aead()
             .open_in_place(&nonce, &aad, body, &tag)
             .map_err(|_| RecordError::BadRecordMac)?;
+        self.finish_tls12(ct, body_start, plen)
+    }
+
+    /// A TLS 1.2 record's plaintext is ready at `start..start + plen`.
+    fn finish_tls12(
+        &mut self,
+        ct: ContentType,
+        start: usize,
+        plen: usize,
+    ) -> Result<Step, RecordError> {
         if plen == 0 {
             if ct != ContentType::APPLICATION_DATA {
                 return Err(RecordError::EmptyFragment);
@@ -386,19 +419,12 @@ impl RecordReader {
         Ok(Step::Record {
             ct,
             protected: true,
-            start: start
-                .checked_add(explicit_len)
-                .ok_or(RecordError::JobMismatch)?,
+            start,
             len: plen,
         })
     }
 
-    fn finish_inner(
-        &mut self,
-        start: usize,
-        ct_len: usize,
-        _aad: [u8; HEADER_LEN],
-    ) -> Result<Step, RecordError> {
+    fn finish_inner(&mut self, start: usize, ct_len: usize) -> Result<Step, RecordError> {
         let inner = self
             .buf
             .get(start..start.saturating_add(ct_len))

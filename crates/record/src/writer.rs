@@ -1,8 +1,8 @@
 //! Records out: fragmentation, TLS 1.3 inner plaintext, sealing (inline or as jobs).
 
 use crate::{
-    ContentType, Header, ProtocolVersion, RecordError, Tls12Nonce, TrafficKeys, HEADER_LEN,
-    MAX_PLAINTEXT, TAG_LEN,
+    Aad, ContentType, Header, ProtocolVersion, RecordError, Tls12Nonce, TrafficKeys, MAX_PLAINTEXT,
+    TAG_LEN,
 };
 
 /// An AEAD seal the caller must perform in `out`: encrypt `out[start..start + len]` in place
@@ -13,11 +13,11 @@ pub struct SealJob {
     pub key_id: u32,
     /// The per-record nonce.
     pub nonce: [u8; 12],
-    /// The additional data (the record header).
-    pub aad: [u8; HEADER_LEN],
+    /// The additional data (TLS 1.3: the record header; TLS 1.2: 13 bytes).
+    pub aad: Aad,
     /// Where the inner plaintext starts in the output buffer.
     pub start: usize,
-    /// Inner plaintext length (content + type byte + padding).
+    /// Inner plaintext length (TLS 1.3: content + type byte + padding; TLS 1.2: content).
     pub len: usize,
 }
 
@@ -121,11 +121,7 @@ impl RecordWriter {
     ) -> Result<Option<SealJob>, RecordError> {
         let keys = self.keys.as_mut().ok_or(RecordError::BadSend)?;
         if let Some(mode) = keys.tls12_mode() {
-            if self.offload {
-                return Err(RecordError::Tls12Offload);
-            }
-            seal_tls12(keys, mode, ct, chunk, out)?;
-            return Ok(None);
+            return seal_tls12(keys, mode, ct, chunk, out, self.offload);
         }
         let inner_len = chunk.len().checked_add(1).ok_or(RecordError::BadSend)?;
         let rec_len = inner_len.checked_add(TAG_LEN).ok_or(RecordError::BadSend)?;
@@ -145,7 +141,7 @@ impl RecordWriter {
             return Ok(Some(SealJob {
                 key_id: keys.key_id(),
                 nonce,
-                aad,
+                aad: Aad::header(aad),
                 start,
                 len: inner_len,
             }));
@@ -168,7 +164,8 @@ fn seal_tls12(
     ct: ContentType,
     chunk: &[u8],
     out: &mut Vec<u8>,
-) -> Result<(), RecordError> {
+    offload: bool,
+) -> Result<Option<SealJob>, RecordError> {
     let (seq, nonce) = keys.next_tls12(None)?;
     let explicit: &[u8] = match mode {
         Tls12Nonce::ExplicitGcm => nonce.get(4..).ok_or(RecordError::BadSend)?,
@@ -190,13 +187,23 @@ fn seal_tls12(
     out.extend_from_slice(explicit);
     let start = out.len();
     out.extend_from_slice(chunk);
+    if offload {
+        out.extend_from_slice(&[0u8; TAG_LEN]);
+        return Ok(Some(SealJob {
+            key_id: keys.key_id(),
+            nonce,
+            aad: Aad::tls12(aad),
+            start,
+            len: chunk.len(),
+        }));
+    }
     let body = out.get_mut(start..).ok_or(RecordError::BadSend)?;
     let tag = keys
         .aead()
         .seal_in_place(&nonce, &aad, body)
         .map_err(|_| RecordError::BadSend)?;
     out.extend_from_slice(&tag);
-    Ok(())
+    Ok(None)
 }
 
 /// The 13-byte TLS 1.2 AEAD additional data.

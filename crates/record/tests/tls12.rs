@@ -150,19 +150,61 @@ fn tampering_and_replay_are_bad_record_mac() {
 }
 
 #[test]
-fn offload_is_refused_for_tls12() {
-    let (mut w, _) = pair(AeadAlgorithm::Aes128Gcm);
-    w.set_offload(true);
-    let mut out = Vec::new();
-    assert_eq!(
-        w.write(ContentType::APPLICATION_DATA, b"x", &mut out)
-            .unwrap_err(),
-        RecordError::Tls12Offload
-    );
-    assert_eq!(
-        RecordError::Tls12Offload.code(),
-        "TLS12_OFFLOAD_UNSUPPORTED"
-    );
+fn offloaded_jobs_match_inline_protection() {
+    for alg in ALGS {
+        let (k, _) = keys(alg);
+        // Inline reference.
+        let (mut w, _) = pair(alg);
+        let mut inline = Vec::new();
+        w.write(ContentType::HANDSHAKE, b"fin", &mut inline)
+            .unwrap();
+        w.write(ContentType::APPLICATION_DATA, b"data!", &mut inline)
+            .unwrap();
+        // Offloaded writer: the caller seals with the job's nonce and 13-byte AAD.
+        let (mut w, _) = pair(alg);
+        w.set_offload(true);
+        let mut wire = Vec::new();
+        let mut jobs = w.write(ContentType::HANDSHAKE, b"fin", &mut wire).unwrap();
+        jobs.extend(
+            w.write(ContentType::APPLICATION_DATA, b"data!", &mut wire)
+                .unwrap(),
+        );
+        assert_eq!(jobs.len(), 2);
+        for j in &jobs {
+            assert_eq!(j.aad.len(), 13);
+            let key = aead::AeadKey::new(alg, &k).unwrap();
+            let tag = key
+                .seal_in_place(&j.nonce, &j.aad, &mut wire[j.start..j.start + j.len])
+                .unwrap();
+            wire[j.start + j.len..j.start + j.len + 16].copy_from_slice(&tag);
+        }
+        assert_eq!(wire, inline, "{alg:?}: offloaded sealing is byte-identical");
+        // Offloaded reader.
+        let (_, mut r) = pair(alg);
+        r.set_offload(true);
+        r.feed(&wire).unwrap();
+        let mut got = Vec::new();
+        loop {
+            match r.next_record().unwrap() {
+                Next::NeedData => break,
+                Next::NeedOpen(job) => {
+                    assert_eq!(job.aad.len(), 13);
+                    let key = aead::AeadKey::new(alg, &k).unwrap();
+                    let buf = r.job_data_mut().unwrap();
+                    let (ct, tag) = buf.split_at_mut(job.ciphertext_len);
+                    let tag: [u8; 16] = (&*tag).try_into().unwrap();
+                    let ok = key.open_in_place(&job.nonce, &job.aad, ct, &tag).is_ok();
+                    r.complete_open(ok).unwrap();
+                }
+                Next::Record(p) => got.push((p.content_type.0, p.data.to_vec())),
+            }
+        }
+        assert_eq!(
+            got,
+            vec![(22, b"fin".to_vec()), (23, b"data!".to_vec())],
+            "{alg:?}"
+        );
+    }
 }
 
 #[test]
