@@ -276,3 +276,23 @@ fn openssl_s_server_forced_to_tls12_with_staple() {
         "the stapled OCSP response (CertificateStatus) reaches the verifier"
     );
 }
+
+/// The ServerKeyExchange signed with each RSA scheme family: PKCS#1 v1.5 and PSS (rsae).
+#[test]
+fn nginx_tls12_rsa_pkcs1_and_pss_signatures() {
+    let Some(p) = Peers::load("TLS12") else {
+        return;
+    };
+    for scheme in [
+        SignatureScheme::RSA_PKCS1_SHA256,
+        SignatureScheme::RSA_PKCS1_SHA384,
+        SignatureScheme::RSA_PSS_RSAE_SHA256,
+        SignatureScheme::RSA_PSS_RSAE_SHA512,
+    ] {
+        let mut prof = only(CipherSuite::ECDHE_RSA_AES_128_GCM_SHA256);
+        prof.signature_schemes = vec![scheme];
+        let r =
+            fetch(&opts(&p, "TLS12", "/1k", prof)).unwrap_or_else(|e| panic!("{scheme:?}: {e}"));
+        assert_eq!(r.response.body, www_file(&p, "1k"), "{scheme:?}");
+    }
+}
