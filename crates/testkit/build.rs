@@ -29,6 +29,9 @@ fn main() {
         None => embed,
     };
     println!("cargo:rustc-check-cfg=cfg(burrow_vectors)");
-    println!("cargo:rustc-env=BURROW_VECTORS_RESOLVED={}", chosen.display());
+    println!(
+        "cargo:rustc-env=BURROW_VECTORS_RESOLVED={}",
+        chosen.display()
+    );
     println!("cargo:rerun-if-changed={}", chosen.display());
 }

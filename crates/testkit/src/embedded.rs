@@ -7,7 +7,11 @@
 #[cfg(burrow_vectors)]
 macro_rules! embed {
     ($rel:literal) => {
-        Some(include_str!(concat!(env!("BURROW_VECTORS_RESOLVED"), "/", $rel)))
+        Some(include_str!(concat!(
+            env!("BURROW_VECTORS_RESOLVED"),
+            "/",
+            $rel
+        )))
     };
 }
 #[cfg(not(burrow_vectors))]

@@ -49,7 +49,9 @@ impl Peers {
 
     /// A property of a peer (`"EXPECT"`, `"STAPLE"`, `"ALPN"`, `"TLS"`, ...).
     pub fn prop(&self, name: &str, prop: &str) -> Option<&str> {
-        self.vars.get(&format!("PEER_{name}__{prop}")).map(String::as_str)
+        self.vars
+            .get(&format!("PEER_{name}__{prop}"))
+            .map(String::as_str)
     }
 
     /// Any raw variable from `peers.env` (e.g. `PEERS_PROXY_USER`).

@@ -12,7 +12,10 @@ pub fn dir(what: &str) -> Option<PathBuf> {
             return None;
         }
         Ok(v) if !v.is_empty() => PathBuf::from(v),
-        _ => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors")),
+        _ => PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/vectors"
+        )),
     };
     assert!(
         dir.is_dir(),
