@@ -38,11 +38,30 @@ impl Pki {
     fn trust(&self) -> Trust {
         Trust::anchors_pem(&self.read("root.pem")).unwrap()
     }
-    /// One hour after the P-256 leaf's notBefore: inside every staple's window.
+    /// A minute after the staples were signed (up.sh re-signs them on every start while the
+    /// certificates may be older), and at least an hour after the P-256 leaf's notBefore: inside
+    /// every certificate's and every staple's window.
     fn now(&self) -> i64 {
         let leaf = Certificate::from_der(&self.read("leaf-p256.der")).unwrap();
-        leaf.validity().0 + 3600
+        let produced = produced_at(&self.read("ocsp-good.der"));
+        (leaf.validity().0 + 3600).max(produced + 60)
     }
+}
+
+/// The staple's producedAt: the first GeneralizedTime (tag 0x18, 15 bytes) in the response.
+fn produced_at(ocsp: &[u8]) -> i64 {
+    let at = ocsp.windows(2).position(|w| w == [0x18, 0x0f]).unwrap() + 2;
+    let t = std::str::from_utf8(&ocsp[at..at + 15]).unwrap();
+    let rfc3339 = format!(
+        "{}-{}-{}T{}:{}:{}Z",
+        &t[0..4],
+        &t[4..6],
+        &t[6..8],
+        &t[8..10],
+        &t[10..12],
+        &t[12..14]
+    );
+    burrow_x509::parse_rfc3339(&rfc3339).unwrap()
 }
 
 fn run(
