@@ -12,7 +12,7 @@
 //! reports a [`CertReport`] in [`FetchResult::certificate`].
 
 mod http;
-mod trust;
+mod net;
 
 use burrow_handshake::{
     Config, Connection, Entropy, Event, ExtensionSlot, HandshakeSummary, Profile, Ticket,
@@ -21,8 +21,10 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
+use burrow_client::Judge;
+pub use burrow_client::{alert_for, CertReport, Trust};
 pub use http::Response;
-pub use trust::{alert_for, CertReport, Trust};
+pub use net::{TcpNetStream, TokioNet};
 
 /// Re-exported from burrow-x509: the revocation policy and the staple verdict.
 pub use burrow_x509::{Revocation, StapleStatus};
@@ -170,7 +172,7 @@ pub fn fresh_entropy(profile: &Profile) -> Result<Entropy, FetchError> {
 /// Connects, handshakes, sends `GET path HTTP/1.1` with `Connection: close`, reads to the end.
 pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     let verify_name = opts.server_name.as_deref().unwrap_or(&opts.host);
-    let judge = trust::Judge::new(&opts.trust, &opts.pins, opts.revocation, verify_name)
+    let judge = Judge::new(&opts.trust, &opts.pins, opts.revocation, verify_name)
         .map_err(FetchError::TrustConfig)?;
     let mut profile = opts.profile.clone();
     if !opts.request_staple {

@@ -1,4 +1,4 @@
-//! Certificate trust for the native driver: answers the handshake's `NeedVerify` with
+//! Certificate trust for burrow (client and native driver): answers the handshake's `NeedVerify` with
 //! burrow-x509 (path validation, host name, pins, stapled OCSP) and maps x509 failures to the
 //! TLS alert the handshake sends.
 
@@ -48,7 +48,7 @@ pub struct CertReport {
 
 /// A ready-to-use certificate judge for one connection.
 #[derive(Clone, Debug)]
-pub(crate) struct Judge {
+pub struct Judge {
     mode: Mode,
     name: ServerName,
 }
@@ -61,15 +61,17 @@ enum Mode {
 
 /// What judging produced: the handshake's answer plus, for the caller, either a report or
 /// the x509 error behind a rejection.
-pub(crate) struct Verdict {
-    pub(crate) answer: Answer,
-    pub(crate) result: Result<CertReport, burrow_x509::Error>,
+pub struct Verdict {
+    /// The answer for `Connection::complete`.
+    pub answer: Answer,
+    /// The report, or the x509 error behind a rejection.
+    pub result: Result<CertReport, burrow_x509::Error>,
 }
 
 impl Judge {
     /// Builds the verifier. Fails on an unusable configuration (no anchors in a PEM file, a
     /// malformed pin, a host that is not a DNS name or IP literal) before any connection.
-    pub(crate) fn new(
+    pub fn new(
         trust: &Trust,
         pins: &[String],
         revocation: Revocation,
@@ -109,7 +111,7 @@ impl Judge {
     }
 
     /// Judges the handshake's request at `now` (Unix seconds).
-    pub(crate) fn judge(&self, req: &VerifyRequest, now: UnixTime) -> Verdict {
+    pub fn judge(&self, req: &VerifyRequest, now: UnixTime) -> Verdict {
         let leaf_pin = req
             .chain
             .first()

@@ -1,0 +1,594 @@
+//! `Client::fetch`: pool, HTTP/1.1 exchange, redirects.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use burrow_h1::{BodyFraming, BodyKind, Decoder, Event, Limits, RequestHead, Target, Version};
+
+use crate::config::ClientConfig;
+use crate::connect::{connect, proxy_for, ConnInfo, Origin};
+use crate::deadline::Clock;
+use crate::error::{Error, Phase};
+use crate::message::{Body, Request, ResponseMeta};
+use crate::net::{Net, NetStream};
+use crate::proxy::{authority, basic_auth};
+use crate::transport::Transport;
+
+/// Bytes read from the transport at a time.
+const READ_CHUNK: usize = 16 * 1024;
+
+struct Idle<S: NetStream> {
+    stream: Transport<S>,
+    info: ConnInfo,
+}
+
+pub(crate) struct Inner<N: Net> {
+    pub(crate) net: N,
+    pub(crate) config: ClientConfig,
+    pool: RefCell<HashMap<Origin, Vec<Idle<N::Stream>>>>,
+}
+
+impl<N: Net> Inner<N> {
+    fn take_idle(&self, origin: &Origin) -> Option<Idle<N::Stream>> {
+        self.pool.borrow_mut().get_mut(origin)?.pop()
+    }
+
+    fn put_idle(&self, origin: Origin, stream: Transport<N::Stream>, info: ConnInfo) {
+        let mut pool = self.pool.borrow_mut();
+        let list = pool.entry(origin).or_default();
+        if list.len() < self.config.max_idle_per_origin {
+            list.push(Idle { stream, info });
+        }
+    }
+}
+
+/// An HTTP client over the platform `N`. Cheap to clone (shares the pool).
+pub struct Client<N: Net> {
+    inner: Rc<Inner<N>>,
+}
+
+impl<N: Net> Clone for Client<N> {
+    fn clone(&self) -> Self {
+        Client {
+            inner: Rc::clone(&self.inner),
+        }
+    }
+}
+
+/// A response whose head has arrived; the body streams with [`Response::chunk`].
+pub struct Response<N: Net> {
+    /// Status code.
+    pub status: u16,
+    /// Header fields as received (values decoded as UTF-8, lossily).
+    pub headers: Vec<(String, String)>,
+    /// The final URL (after redirects).
+    pub url: url::Url,
+    /// How the response was obtained.
+    pub meta: ResponseMeta,
+    body: BodyReader<N>,
+}
+
+impl<N: Net> core::fmt::Debug for Response<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Response")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("url", &self.url.as_str())
+            .field("meta", &self.meta)
+            .finish_non_exhaustive()
+    }
+}
+
+struct BodyReader<N: Net> {
+    client: Rc<Inner<N>>,
+    origin: Origin,
+    stream: Option<Transport<N::Stream>>,
+    info: ConnInfo,
+    decoder: Decoder,
+    buf: Vec<u8>,
+    done: bool,
+    wire: u64,
+    clock: Clock,
+}
+
+impl<N: Net> Response<N> {
+    /// The first header named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The next piece of the body as it arrives; `None` at the end. Each read waits at most
+    /// `deadlines.idle` (`TIMEOUT_IDLE`).
+    pub async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        self.body.chunk().await
+    }
+
+    /// The whole body (bounded by `max_body_bytes`).
+    pub async fn bytes(&mut self) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        while let Some(c) = self.chunk().await? {
+            out.extend_from_slice(&c);
+        }
+        Ok(out)
+    }
+}
+
+impl<N: Net> BodyReader<N> {
+    async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            let decoded = self.decoder.decode(&self.buf).map_err(Error::Http1)?;
+            let consumed = decoded.consumed.min(self.buf.len());
+            match decoded.event {
+                Event::Data(range) => {
+                    let data = self.buf.get(range).unwrap_or(&[]).to_vec();
+                    self.buf.drain(..consumed);
+                    self.wire = self
+                        .wire
+                        .saturating_add(u64::try_from(data.len()).unwrap_or(u64::MAX));
+                    if let Some(limit) = self.client.config.max_body_bytes {
+                        if self.wire > limit {
+                            self.done = true;
+                            self.stream = None;
+                            return Err(Error::BodyTooLarge { limit });
+                        }
+                    }
+                    if data.is_empty() {
+                        continue;
+                    }
+                    return Ok(Some(data));
+                }
+                Event::End { keep_alive } => {
+                    self.buf.drain(..consumed);
+                    self.done = true;
+                    if let Some(stream) = self.stream.take() {
+                        if keep_alive && self.buf.is_empty() {
+                            self.client
+                                .put_idle(self.origin.clone(), stream, self.info.clone());
+                        }
+                    }
+                    return Ok(None);
+                }
+                Event::NeedData => {
+                    self.buf.drain(..consumed);
+                    let Some(stream) = self.stream.as_mut() else {
+                        return Err(Error::HttpProtocol("the body ended without its framing"));
+                    };
+                    let net = &self.client.net;
+                    let idle = self.client.config.deadlines.idle;
+                    let mut tmp = vec![0u8; READ_CHUNK];
+                    let n = self
+                        .clock
+                        .run(net, Phase::Idle, idle, stream.read(&mut tmp))
+                        .await?
+                        .map_err(|e| Error::from_io(e, Error::Io))?;
+                    if n == 0 {
+                        self.decoder.receive_eof();
+                    } else {
+                        self.buf.extend_from_slice(tmp.get(..n).unwrap_or(&[]));
+                    }
+                }
+                Event::Closed => {
+                    self.done = true;
+                    self.stream = None;
+                    return Ok(None);
+                }
+                _ => {
+                    self.buf.drain(..consumed);
+                }
+            }
+        }
+    }
+}
+
+/// The response head plus the connection state to read its body.
+struct Exchange<S: NetStream> {
+    status: u16,
+    version: Version,
+    headers: Vec<(String, String)>,
+    stream: Transport<S>,
+    decoder: Decoder,
+    buf: Vec<u8>,
+    ttfb: u64,
+    clock: Clock,
+}
+
+/// Why one attempt failed: `stale` when nothing at all came back on a reused connection.
+struct Attempt {
+    error: Error,
+    stale: bool,
+}
+
+impl<N: Net> Client<N> {
+    /// A client over `net` with `config`.
+    pub fn new(net: N, config: ClientConfig) -> Client<N> {
+        Client {
+            inner: Rc::new(Inner {
+                net,
+                config,
+                pool: RefCell::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ClientConfig {
+        &self.inner.config
+    }
+
+    /// The platform.
+    pub fn net(&self) -> &N {
+        &self.inner.net
+    }
+
+    /// Sends `req`, follows redirects per the policy, and returns the final response once its
+    /// head has arrived.
+    pub async fn fetch(&self, req: Request) -> Result<Response<N>, Error> {
+        let net = &self.inner.net;
+        let cfg = &self.inner.config;
+        let start = net.now_ms();
+        let clock = Clock {
+            total_ends_ms: cfg
+                .deadlines
+                .total
+                .map(|d| start.saturating_add(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))),
+        };
+        let mut req = req;
+        let mut history: Vec<url::Url> = Vec::new();
+        loop {
+            let mut resp = self.send(&req, &clock).await?;
+            resp.meta.timings.total = net.now_ms().saturating_sub(start);
+            resp.meta.redirects = u32::try_from(history.len()).unwrap_or(u32::MAX);
+            let location = resp.header("location").map(str::to_string);
+            let follow = matches!(resp.status, 301 | 302 | 303 | 307 | 308)
+                && cfg.redirect.max_redirects > 0;
+            let Some(location) = location.filter(|_| follow) else {
+                return Ok(resp);
+            };
+            let next = redirect(&req, &history, resp.status, &location, cfg)?;
+            history.push(req.url.clone());
+            req = next;
+        }
+    }
+
+    async fn send(&self, req: &Request, clock: &Clock) -> Result<Response<N>, Error> {
+        let origin = Origin::of(&req.url)?;
+        let mut retried = false;
+        loop {
+            let pooled = self.inner.take_idle(&origin);
+            let reused = pooled.is_some();
+            let (stream, info) = match pooled {
+                Some(idle) => (idle.stream, idle.info),
+                None => {
+                    let c = connect(&self.inner.net, &self.inner.config, &origin, clock).await?;
+                    (c.stream, c.info)
+                }
+            };
+            match self.exchange(req, &origin, stream, &info, clock).await {
+                // Absolute-form: the proxy's own refusal arrives as the response.
+                Ok(ex) if ex.status == 407 && info.absolute_form.is_some() => {
+                    return Err(Error::ProxyAuthRequired)
+                }
+                Ok(ex) => {
+                    let mut info = info;
+                    if reused {
+                        info.timings = Default::default();
+                    }
+                    return Ok(self.respond(req, origin, ex, info, reused, retried));
+                }
+                Err(a) if a.stale && reused && !retried && req.retryable() => retried = true,
+                Err(a) => return Err(a.error),
+            }
+        }
+    }
+
+    fn respond(
+        &self,
+        req: &Request,
+        origin: Origin,
+        ex: Exchange<N::Stream>,
+        info: ConnInfo,
+        reused: bool,
+        retried: bool,
+    ) -> Response<N> {
+        let mut timings = info.timings;
+        timings.ttfb = ex.ttfb;
+        let meta = ResponseMeta {
+            tls: info.tls.clone(),
+            proxy_tls: info.proxy_tls.clone(),
+            proxied: info.proxied,
+            http_version: match ex.version {
+                Version::Http10 => "HTTP/1.0",
+                _ => "HTTP/1.1",
+            },
+            reused,
+            retried,
+            timings,
+            redirects: 0,
+        };
+        let body = BodyReader {
+            client: Rc::clone(&self.inner),
+            origin,
+            stream: Some(ex.stream),
+            info,
+            decoder: ex.decoder,
+            buf: ex.buf,
+            done: false,
+            wire: 0,
+            clock: ex.clock,
+        };
+        Response {
+            status: ex.status,
+            headers: ex.headers,
+            url: req.url.clone(),
+            meta,
+            body,
+        }
+    }
+
+    async fn exchange(
+        &self,
+        req: &Request,
+        origin: &Origin,
+        mut stream: Transport<N::Stream>,
+        info: &ConnInfo,
+        clock: &Clock,
+    ) -> Result<Exchange<N::Stream>, Attempt> {
+        let fatal = |error| Attempt {
+            error,
+            stale: false,
+        };
+        let cfg = &self.inner.config;
+        let net = &self.inner.net;
+        let path = match req.url.query() {
+            Some(q) => format!("{}?{q}", req.url.path()),
+            None => req.url.path().to_string(),
+        };
+        let mut absolute = req.url.clone();
+        absolute.set_fragment(None);
+        let host = match req.url.port() {
+            Some(_) => authority(&origin.host, origin.port),
+            None if origin.host.contains(':') => format!("[{}]", origin.host),
+            None => origin.host.clone(),
+        };
+        let target = match &info.absolute_form {
+            Some(_) => Target::Absolute(absolute.as_str()),
+            None => Target::Origin(&path),
+        };
+        let mut head = RequestHead::new(&req.method, target, &host);
+        let has = |name: &str| {
+            req.headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
+        if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
+            head = head.header("User-Agent", ua);
+        }
+        for (n, v) in &req.headers {
+            head = head.header(n, v);
+        }
+        let proxy_auth = info
+            .absolute_form
+            .as_ref()
+            .and_then(|p| p.credentials.as_ref())
+            .map(basic_auth);
+        if let Some(a) = proxy_auth.as_deref() {
+            head = head.header("Proxy-Authorization", a);
+        }
+        let pc = info
+            .absolute_form
+            .as_ref()
+            .and_then(|_| cfg.proxy_connection.value());
+        if let Some(v) = pc {
+            head = head.header("Proxy-Connection", v);
+        }
+        let body_kind = match (&req.body, req.method.as_str()) {
+            (Body::Empty, "POST" | "PUT" | "PATCH") => BodyKind::Length(0),
+            (Body::Empty, _) => BodyKind::None,
+            (b, _) => BodyKind::Length(u64::try_from(b.len()).unwrap_or(u64::MAX)),
+        };
+        let mut wire = Vec::new();
+        let req_info = head
+            .encode(body_kind, &mut wire)
+            .map_err(|e| fatal(Error::Http1(e)))?;
+        if let Body::Bytes(b) = &req.body {
+            wire.extend_from_slice(b);
+        }
+        // A write failing on a pooled connection is the stale case too.
+        let sent = clock
+            .run(
+                net,
+                Phase::Headers,
+                cfg.deadlines.headers,
+                stream.write_all(&wire),
+            )
+            .await
+            .map_err(fatal)?;
+        if let Err(e) = sent {
+            return Err(Attempt {
+                error: Error::from_io(e, Error::Io),
+                stale: true,
+            });
+        }
+        let t_sent = net.now_ms();
+        let mut decoder = Decoder::new(Limits::default());
+        decoder.expect_response(req_info);
+        let mut buf: Vec<u8> = Vec::new();
+        let mut got_any = false;
+        let mut tmp = vec![0u8; READ_CHUNK];
+        let mut ttfb = 0;
+        loop {
+            let decoded = decoder.decode(&buf).map_err(|e| Attempt {
+                stale: !got_any,
+                error: Error::Http1(e),
+            })?;
+            let consumed = decoded.consumed.min(buf.len());
+            match decoded.event {
+                Event::Head { head, framing } => {
+                    buf.drain(..consumed);
+                    if let (Some(limit), BodyFraming::Length(n)) = (cfg.max_body_bytes, framing) {
+                        if n > limit {
+                            return Err(fatal(Error::BodyTooLarge { limit }));
+                        }
+                    }
+                    let headers = head
+                        .headers
+                        .iter()
+                        .map(|(n, v)| {
+                            (
+                                String::from_utf8_lossy(n).into_owned(),
+                                String::from_utf8_lossy(v).into_owned(),
+                            )
+                        })
+                        .collect();
+                    return Ok(Exchange {
+                        status: head.status,
+                        version: head.version,
+                        headers,
+                        stream,
+                        decoder,
+                        buf,
+                        ttfb,
+                        clock: *clock,
+                    });
+                }
+                Event::NeedData => {
+                    buf.drain(..consumed);
+                    let n = clock
+                        .run(
+                            net,
+                            Phase::Headers,
+                            cfg.deadlines.headers,
+                            stream.read(&mut tmp),
+                        )
+                        .await
+                        .map_err(fatal)?;
+                    let n = match n {
+                        Ok(n) => n,
+                        Err(e) => {
+                            return Err(Attempt {
+                                error: Error::from_io(e, Error::Io),
+                                stale: !got_any,
+                            })
+                        }
+                    };
+                    if n == 0 {
+                        decoder.receive_eof();
+                    } else {
+                        if !got_any {
+                            ttfb = net.now_ms().saturating_sub(t_sent);
+                        }
+                        got_any = true;
+                        buf.extend_from_slice(tmp.get(..n).unwrap_or(&[]));
+                    }
+                }
+                Event::Closed => {
+                    return Err(Attempt {
+                        error: Error::HttpProtocol("the connection closed before a response"),
+                        stale: !got_any,
+                    })
+                }
+                _ => {
+                    buf.drain(..consumed);
+                }
+            }
+        }
+    }
+}
+
+/// The request for a redirect's target (RFC 9110 §15.4), or why it is refused.
+fn redirect(
+    req: &Request,
+    history: &[url::Url],
+    status: u16,
+    location: &str,
+    cfg: &ClientConfig,
+) -> Result<Request, Error> {
+    let policy = cfg.redirect;
+    let next = req
+        .url
+        .join(location)
+        .map_err(|_| Error::RedirectBadLocation(location.to_string()))?;
+    if !matches!(next.scheme(), "http" | "https") || next.host().is_none() {
+        return Err(Error::RedirectBadLocation(location.to_string()));
+    }
+    if req.url.scheme() == "https" && next.scheme() == "http" && !policy.allow_https_to_http {
+        return Err(Error::RedirectDowngrade(next.to_string()));
+    }
+    if history.len() >= usize::try_from(policy.max_redirects).unwrap_or(usize::MAX) {
+        return Err(Error::RedirectLimit(policy.max_redirects));
+    }
+    if next == req.url || history.contains(&next) {
+        return Err(Error::RedirectLoop(next.to_string()));
+    }
+    let to_get = match status {
+        303 => req.method != "HEAD",
+        301 | 302 => req.method == "POST",
+        _ => false,
+    };
+    let cross_origin = next.origin() != req.url.origin();
+    let mut out = req.clone();
+    out.url = next;
+    if to_get {
+        out.method = "GET".to_string();
+        out.body = Body::Empty;
+    }
+    out.headers.retain(|(n, _)| {
+        let n = n.to_ascii_lowercase();
+        let body_header = n.starts_with("content-");
+        let credential = n == "authorization" || n == "cookie" || n == "proxy-authorization";
+        !((to_get && body_header) || (cross_origin && credential) || n == "host")
+    });
+    Ok(out)
+}
+
+/// Whether `url` would go through the configured proxy (after no_proxy).
+pub fn uses_proxy(config: &ClientConfig, url: &url::Url) -> bool {
+    Origin::of(url).is_ok_and(|o| proxy_for(config, &o).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(method: &str, url: &str) -> Request {
+        Request::new(method, url)
+            .unwrap()
+            .header("Authorization", "secret")
+            .header("Content-Type", "text/plain")
+            .body(b"x".to_vec())
+    }
+
+    #[test]
+    fn redirects_follow_rfc9110() {
+        let cfg = ClientConfig::default();
+        let r = req("POST", "https://a.test/x");
+        let n = redirect(&r, &[], 303, "/y", &cfg).unwrap();
+        assert_eq!(
+            (n.method.as_str(), n.url.as_str()),
+            ("GET", "https://a.test/y")
+        );
+        assert_eq!(n.body, Body::Empty);
+        assert!(n.headers.iter().any(|(k, _)| k == "Authorization"));
+        assert!(!n.headers.iter().any(|(k, _)| k == "Content-Type"));
+        let n = redirect(&r, &[], 307, "https://b.test/", &cfg).unwrap();
+        assert_eq!(n.method, "POST");
+        assert_eq!(n.body, Body::Bytes(b"x".to_vec()));
+        assert!(!n.headers.iter().any(|(k, _)| k == "Authorization"));
+        let e = redirect(&r, &[], 302, "http://a.test/", &cfg).unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_DOWNGRADE");
+        let e = redirect(&r, &[], 302, "/x", &cfg).unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_LOOP");
+        let e = redirect(&r, &[], 302, "ftp://a.test/", &cfg).unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_BAD_LOCATION");
+        let many = vec![url::Url::parse("https://z.test/").unwrap(); 20];
+        let e = redirect(&r, &many, 302, "/q", &cfg).unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_LIMIT");
+    }
+}

@@ -1,0 +1,78 @@
+//! Client configuration.
+
+use crate::deadline::Deadlines;
+use crate::proxy::{NoProxy, Proxy, ProxyConnectionHeader};
+use crate::tls::TlsSettings;
+
+/// Default `max_body_bytes`: 32 MiB.
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Default redirect limit.
+pub const DEFAULT_MAX_REDIRECTS: u32 = 20;
+
+/// Idle keep-alive connections kept per origin.
+pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
+
+/// How redirects are followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RedirectPolicy {
+    /// Redirects followed before `REDIRECT_LIMIT` (0 = return 3xx responses as they are).
+    pub max_redirects: u32,
+    /// Allow an https URL to redirect to http (off: `REDIRECT_DOWNGRADE`).
+    pub allow_https_to_http: bool,
+}
+
+impl Default for RedirectPolicy {
+    fn default() -> Self {
+        RedirectPolicy {
+            max_redirects: DEFAULT_MAX_REDIRECTS,
+            allow_https_to_http: false,
+        }
+    }
+}
+
+/// Everything a [`crate::Client`] can be told.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// The proxy for every request not matched by `no_proxy`.
+    pub proxy: Option<Proxy>,
+    /// Hosts that bypass the proxy.
+    pub no_proxy: NoProxy,
+    /// `Proxy-Connection` on CONNECT and absolute-form requests.
+    pub proxy_connection: ProxyConnectionHeader,
+    /// TLS to an HTTPS proxy (its own trust, pins and SNI = the proxy's host); ALPN is not sent.
+    pub proxy_tls: TlsSettings,
+    /// TLS to origins: profile, trust, pins, revocation, ALPN.
+    pub tls: TlsSettings,
+    /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
+    /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
+    pub max_body_bytes: Option<u64>,
+    /// Redirect handling.
+    pub redirect: RedirectPolicy,
+    /// Time limits.
+    pub deadlines: Deadlines,
+    /// `User-Agent` sent unless the request has one (`None` = send none).
+    pub user_agent: Option<String>,
+    /// Idle keep-alive connections kept per origin (0 = no reuse).
+    pub max_idle_per_origin: usize,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            proxy: None,
+            no_proxy: NoProxy::default(),
+            proxy_connection: ProxyConnectionHeader::default(),
+            proxy_tls: TlsSettings {
+                alpn: Vec::new(),
+                ..TlsSettings::default()
+            },
+            tls: TlsSettings::default(),
+            max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
+            redirect: RedirectPolicy::default(),
+            deadlines: Deadlines::default(),
+            user_agent: Some(concat!("burrow/", env!("CARGO_PKG_VERSION")).to_string()),
+            max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,
+        }
+    }
+}

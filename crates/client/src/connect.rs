@@ -1,0 +1,182 @@
+//! Opening a connection to an origin: TCP to the first hop, the proxy handshake, the origin's
+//! TLS, each under its deadline.
+
+use crate::config::ClientConfig;
+use crate::deadline::Clock;
+use crate::error::{Error, Phase};
+use crate::message::Timings;
+use crate::net::{Net, NetStream};
+use crate::proxy::{http_connect, socks5_connect, Proxy, ProxyScheme};
+use crate::tls::{TlsInfo, TlsStream};
+use crate::transport::{Hop, HopKind, Transport};
+
+/// Where a request goes: the origin as the URL names it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Origin {
+    pub(crate) https: bool,
+    /// Host name (punycode) or IP literal without brackets.
+    pub(crate) host: String,
+    pub(crate) port: u16,
+}
+
+impl Origin {
+    pub(crate) fn of(url: &url::Url) -> Result<Origin, Error> {
+        let https = match url.scheme() {
+            "https" => true,
+            "http" => false,
+            other => {
+                return Err(Error::BadUrl(format!(
+                    "scheme {other:?} is not supported (http or https)"
+                )))
+            }
+        };
+        let host = match url.host() {
+            Some(url::Host::Domain(d)) => d.to_string(),
+            Some(url::Host::Ipv4(a)) => a.to_string(),
+            Some(url::Host::Ipv6(a)) => a.to_string(),
+            None => return Err(Error::BadUrl(format!("{url} has no host"))),
+        };
+        let port = url
+            .port_or_known_default()
+            .ok_or_else(|| Error::BadUrl(format!("{url} has no port")))?;
+        Ok(Origin { https, host, port })
+    }
+}
+
+/// A connection ready for HTTP, and what it is.
+pub(crate) struct Connected<S: NetStream> {
+    pub(crate) stream: Transport<S>,
+    pub(crate) info: ConnInfo,
+}
+
+/// What a connection is (kept with it in the pool).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ConnInfo {
+    pub(crate) tls: Option<TlsInfo>,
+    pub(crate) proxy_tls: Option<TlsInfo>,
+    pub(crate) proxied: Option<ProxyScheme>,
+    /// Requests go out in absolute-form with proxy credentials (plain http via an HTTP proxy).
+    pub(crate) absolute_form: Option<Proxy>,
+    pub(crate) timings: Timings,
+}
+
+/// The proxy to use for `origin`, after no_proxy.
+pub(crate) fn proxy_for<'a>(config: &'a ClientConfig, origin: &Origin) -> Option<&'a Proxy> {
+    config
+        .proxy
+        .as_ref()
+        .filter(|_| !config.no_proxy.matches(&origin.host, origin.port))
+}
+
+pub(crate) async fn connect<N: Net>(
+    net: &N,
+    config: &ClientConfig,
+    origin: &Origin,
+    clock: &Clock,
+) -> Result<Connected<N::Stream>, Error> {
+    let d = &config.deadlines;
+    let proxy = proxy_for(config, origin);
+    let (first_host, first_port) = match proxy {
+        Some(p) => (p.host.as_str(), p.port),
+        None => (origin.host.as_str(), origin.port),
+    };
+    let mut info = ConnInfo {
+        proxied: proxy.map(|p| p.scheme),
+        ..ConnInfo::default()
+    };
+    let t0 = net.now_ms();
+    let tcp = clock
+        .run(
+            net,
+            Phase::Connect,
+            d.connect,
+            net.connect(first_host, first_port),
+        )
+        .await?
+        .map_err(Error::Connect)?;
+    let t1 = net.now_ms();
+    info.timings.connect = t1.saturating_sub(t0);
+    let hop = match proxy {
+        None => Hop::tcp(tcp),
+        Some(p) => {
+            let hop = clock
+                .run(
+                    net,
+                    Phase::Proxy,
+                    d.proxy,
+                    proxy_handshake(net, config, p, origin, tcp, &mut info),
+                )
+                .await??;
+            info.timings.proxy = net.now_ms().saturating_sub(t1);
+            hop
+        }
+    };
+    let stream = if origin.https {
+        let t2 = net.now_ms();
+        let tls = clock
+            .run(
+                net,
+                Phase::Tls,
+                d.tls,
+                TlsStream::connect(hop, &origin.host, &config.tls, net.now_ms()),
+            )
+            .await??;
+        info.timings.tls = net.now_ms().saturating_sub(t2);
+        info.tls = Some(tls.info().clone());
+        Transport::Tls(Box::new(tls))
+    } else {
+        Transport::Plain(hop)
+    };
+    Ok(Connected { stream, info })
+}
+
+async fn proxy_handshake<N: Net>(
+    net: &N,
+    config: &ClientConfig,
+    p: &Proxy,
+    origin: &Origin,
+    mut tcp: N::Stream,
+    info: &mut ConnInfo,
+) -> Result<Hop<N::Stream>, Error> {
+    let creds = p.credentials.as_ref();
+    let pc = config.proxy_connection;
+    match p.scheme {
+        ProxyScheme::Http if !origin.https => {
+            info.absolute_form = Some(p.clone());
+            Ok(Hop::tcp(tcp))
+        }
+        ProxyScheme::Http => {
+            let early = http_connect(&mut tcp, &origin.host, origin.port, creds, pc).await?;
+            Ok(Hop {
+                early,
+                early_pos: 0,
+                kind: HopKind::Tcp(tcp),
+            })
+        }
+        ProxyScheme::Https => {
+            let mut tls = TlsStream::connect(tcp, &p.host, &config.proxy_tls, net.now_ms()).await?;
+            info.proxy_tls = Some(tls.info().clone());
+            let early = if origin.https {
+                http_connect(&mut tls, &origin.host, origin.port, creds, pc).await?
+            } else {
+                info.absolute_form = Some(p.clone());
+                Vec::new()
+            };
+            Ok(Hop {
+                early,
+                early_pos: 0,
+                kind: HopKind::Tls(Box::new(tls)),
+            })
+        }
+        ProxyScheme::Socks5 | ProxyScheme::Socks5h => {
+            let remote_dns = p.scheme == ProxyScheme::Socks5h;
+            let early =
+                socks5_connect(net, &mut tcp, &origin.host, origin.port, creds, remote_dns).await?;
+            Ok(Hop {
+                early,
+                early_pos: 0,
+                kind: HopKind::Tcp(tcp),
+            })
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Deadlines: race a future against the platform's timer.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::Poll;
+use std::time::Duration;
+
+use crate::error::{Error, Phase};
+use crate::net::Net;
+
+/// Per-phase time limits; `None` = no limit for that phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadlines {
+    /// TCP connect to the first hop (`TIMEOUT_CONNECT`).
+    pub connect: Option<Duration>,
+    /// The proxy handshake (`TIMEOUT_PROXY`).
+    pub proxy: Option<Duration>,
+    /// The origin TLS handshake (`TIMEOUT_TLS`).
+    pub tls: Option<Duration>,
+    /// From the request sent to the response head (`TIMEOUT_HEADERS`).
+    pub headers: Option<Duration>,
+    /// Between two body reads (`TIMEOUT_IDLE`).
+    pub idle: Option<Duration>,
+    /// The whole fetch including redirects, to the end of the response head (`TIMEOUT_TOTAL`);
+    /// body reads are bounded by it too.
+    pub total: Option<Duration>,
+}
+
+impl Default for Deadlines {
+    /// 10 s connect, proxy and TLS, 30 s headers and idle, 300 s total.
+    fn default() -> Self {
+        Deadlines {
+            connect: Some(Duration::from_secs(10)),
+            proxy: Some(Duration::from_secs(10)),
+            tls: Some(Duration::from_secs(10)),
+            headers: Some(Duration::from_secs(30)),
+            idle: Some(Duration::from_secs(30)),
+            total: Some(Duration::from_secs(300)),
+        }
+    }
+}
+
+/// The time left of the total deadline, as an absolute Unix ms instant.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock {
+    pub(crate) total_ends_ms: Option<u64>,
+}
+
+impl Clock {
+    /// Runs `fut` under the phase's limit and the total limit, whichever ends first.
+    pub(crate) async fn run<N: Net, F: Future>(
+        &self,
+        net: &N,
+        phase: Phase,
+        limit: Option<Duration>,
+        fut: F,
+    ) -> Result<F::Output, Error> {
+        let left = self
+            .total_ends_ms
+            .map(|end| Duration::from_millis(end.saturating_sub(net.now_ms())));
+        let (d, which) = match (limit, left) {
+            (Some(l), Some(t)) if t < l => (Some(t), Phase::Total),
+            (None, Some(t)) => (Some(t), Phase::Total),
+            (l, _) => (l, phase),
+        };
+        match d {
+            None => Ok(fut.await),
+            Some(d) => race(fut, net.sleep(d)).await.ok_or(Error::Timeout(which)),
+        }
+    }
+}
+
+/// Polls `work` then `timer`; `None` when the timer finished first.
+pub(crate) async fn race<F: Future, T: Future>(work: F, timer: T) -> Option<F::Output> {
+    let mut work = pin!(work);
+    let mut timer = pin!(timer);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(v) = work.as_mut().poll(cx) {
+            return Poll::Ready(Some(v));
+        }
+        if timer.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        Poll::Pending
+    })
+    .await
+}

@@ -1,0 +1,234 @@
+//! The client's one error type: every failure has a stable [`Error::code`] and a message that
+//! names the option that changes the outcome.
+
+use core::fmt;
+
+/// Which deadline ran out (see [`crate::Deadlines`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Phase {
+    /// TCP connect to the first hop.
+    Connect,
+    /// The proxy handshake (CONNECT reply, SOCKS5 exchange, TLS to an HTTPS proxy).
+    Proxy,
+    /// The origin's TLS handshake.
+    Tls,
+    /// Waiting for the response head after the request was sent.
+    Headers,
+    /// The gap between two body reads.
+    Idle,
+    /// The whole fetch, redirects included.
+    Total,
+}
+
+impl Phase {
+    fn code(self) -> &'static str {
+        match self {
+            Phase::Connect => "TIMEOUT_CONNECT",
+            Phase::Proxy => "TIMEOUT_PROXY",
+            Phase::Tls => "TIMEOUT_TLS",
+            Phase::Headers => "TIMEOUT_HEADERS",
+            Phase::Idle => "TIMEOUT_IDLE",
+            Phase::Total => "TIMEOUT_TOTAL",
+        }
+    }
+
+    fn option(self) -> &'static str {
+        match self {
+            Phase::Connect => "connect",
+            Phase::Proxy => "proxy",
+            Phase::Tls => "tls",
+            Phase::Headers => "headers",
+            Phase::Idle => "idle",
+            Phase::Total => "total",
+        }
+    }
+}
+
+/// Why a fetch failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A deadline ran out.
+    Timeout(Phase),
+    /// The TCP connection to the first hop (origin or proxy) could not be made.
+    Connect(std::io::Error),
+    /// The connection failed after it was made (reset, broken pipe).
+    Io(std::io::Error),
+    /// The TLS handshake or record layer failed.
+    Tls(burrow_handshake::Error),
+    /// The server's (or HTTPS proxy's) certificate was rejected.
+    Certificate(burrow_x509::Error),
+    /// The trust configuration (anchors, pins, host name) is unusable; nothing was sent.
+    TrustConfig(burrow_x509::Error),
+    /// The HTTP/1.1 response was malformed, or the request could not be encoded.
+    Http1(burrow_h1::Error),
+    /// The server broke HTTP in a way no codec reports (closed before a response, ...).
+    HttpProtocol(&'static str),
+    /// The proxy asked for credentials (HTTP 407, or SOCKS5 authentication failed).
+    ProxyAuthRequired,
+    /// The proxy refused the tunnel; `status` is the HTTP status or the SOCKS5 reply code.
+    ProxyRefused {
+        /// HTTP status (CONNECT) or SOCKS5 REP value.
+        status: u16,
+        /// What the status means.
+        reason: &'static str,
+    },
+    /// The proxy broke its protocol (malformed reply, closed early, oversized head).
+    ProxyProtocol(&'static str),
+    /// The proxy URL or no_proxy list is not usable.
+    ProxyConfig(String),
+    /// The body exceeds `max_body_bytes` (Content-Length, wire bytes or decoded bytes).
+    BodyTooLarge {
+        /// The configured cap.
+        limit: u64,
+    },
+    /// Too many redirects (`redirect.max_redirects`).
+    RedirectLimit(u32),
+    /// A redirect led back to a URL already visited.
+    RedirectLoop(String),
+    /// A redirect from https to http, refused by `redirect.allow_https_to_http`.
+    RedirectDowngrade(String),
+    /// A `Location` header that is not a usable http(s) URL.
+    RedirectBadLocation(String),
+    /// The URL cannot be fetched (scheme, missing host).
+    BadUrl(String),
+    /// The request cannot be sent as given (bad header, body on a method that forbids it).
+    BadRequest(&'static str),
+    /// The system random number generator failed.
+    Rng,
+}
+
+impl Error {
+    /// Stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Timeout(p) => p.code(),
+            Error::Connect(_) => "CONNECT_FAILED",
+            Error::Io(_) => "CONNECTION_LOST",
+            Error::Tls(e) => e.code(),
+            Error::Certificate(e) | Error::TrustConfig(e) => e.code(),
+            Error::Http1(e) if e.is_caller_error() => "BAD_REQUEST",
+            Error::Http1(_) | Error::HttpProtocol(_) => "HTTP_PROTOCOL",
+            Error::ProxyAuthRequired => "PROXY_AUTH_REQUIRED",
+            Error::ProxyRefused { .. } => "PROXY_REFUSED",
+            Error::ProxyProtocol(_) => "PROXY_PROTOCOL",
+            Error::ProxyConfig(_) => "PROXY_CONFIG",
+            Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
+            Error::RedirectLimit(_) => "REDIRECT_LIMIT",
+            Error::RedirectLoop(_) => "REDIRECT_LOOP",
+            Error::RedirectDowngrade(_) => "REDIRECT_DOWNGRADE",
+            Error::RedirectBadLocation(_) => "REDIRECT_BAD_LOCATION",
+            Error::BadUrl(_) => "BAD_URL",
+            Error::BadRequest(_) => "BAD_REQUEST",
+            Error::Rng => "RNG_FAILED",
+        }
+    }
+
+    /// Wraps an error inside an `io::Error` so it can cross a [`crate::NetStream`] boundary
+    /// (a TLS stream under another TLS stream) and come back out typed.
+    pub(crate) fn into_io(self) -> std::io::Error {
+        std::io::Error::other(Boxed(self))
+    }
+
+    /// Turns an I/O error back into the client error it carries, or `wrap` it.
+    pub(crate) fn from_io(e: std::io::Error, wrap: fn(std::io::Error) -> Error) -> Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<Boxed>()) {
+            if let Some(inner) = e.into_inner() {
+                if let Ok(b) = inner.downcast::<Boxed>() {
+                    return b.0;
+                }
+            }
+            return Error::HttpProtocol("an error was lost crossing a stream boundary");
+        }
+        wrap(e)
+    }
+}
+
+/// Carries an [`Error`] inside `io::Error` (which needs `Send + Sync`; all variants are).
+#[derive(Debug)]
+struct Boxed(Error);
+
+impl fmt::Display for Boxed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Boxed {}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let code = self.code();
+        match self {
+            Error::Timeout(p) => write!(
+                f,
+                "{code}: the {} deadline ran out; raise deadlines.{} in ClientConfig",
+                p.option(),
+                p.option()
+            ),
+            Error::Connect(e) => write!(
+                f,
+                "{code}: could not connect ({e}); check the host and port, or the proxy option"
+            ),
+            Error::Io(e) => write!(f, "{code}: the connection failed ({e})"),
+            Error::Tls(e) => write!(f, "{code}: TLS failed: {e}"),
+            Error::Certificate(e) => write!(
+                f,
+                "{code}: the certificate was rejected: {e}; set trust (anchors) or pins in ClientConfig if this server is expected"
+            ),
+            Error::TrustConfig(e) => write!(f, "{code}: the trust configuration is unusable: {e}"),
+            Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),
+            Error::HttpProtocol(m) => write!(f, "{code}: {m}"),
+            Error::ProxyAuthRequired => write!(
+                f,
+                "{code}: the proxy wants credentials or refused the ones given; put user:password in the proxy URL"
+            ),
+            Error::ProxyRefused { status, reason } => write!(
+                f,
+                "{code}: the proxy refused the tunnel ({status}: {reason}); check the proxy or add the host to no_proxy"
+            ),
+            Error::ProxyProtocol(m) => write!(f, "{code}: the proxy broke its protocol: {m}"),
+            Error::ProxyConfig(m) => write!(f, "{code}: {m}; fix ClientConfig.proxy"),
+            Error::BodyTooLarge { limit } => write!(
+                f,
+                "{code}: the body exceeds max_body_bytes ({limit}); raise it or set None for no limit"
+            ),
+            Error::RedirectLimit(n) => write!(
+                f,
+                "{code}: more than {n} redirects; raise redirect.max_redirects"
+            ),
+            Error::RedirectLoop(u) => write!(f, "{code}: the redirect to {u} was already visited"),
+            Error::RedirectDowngrade(u) => write!(
+                f,
+                "{code}: refused the https to http redirect to {u}; set redirect.allow_https_to_http"
+            ),
+            Error::RedirectBadLocation(l) => write!(f, "{code}: unusable Location {l:?}"),
+            Error::BadUrl(m) => write!(f, "{code}: {m}"),
+            Error::BadRequest(m) => write!(f, "{code}: {m}"),
+            Error::Rng => write!(f, "{code}: the system random number generator failed"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_cross_io_boundaries_typed() {
+        let io = Error::ProxyAuthRequired.into_io();
+        assert_eq!(Error::from_io(io, Error::Io).code(), "PROXY_AUTH_REQUIRED");
+        let plain = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset");
+        assert_eq!(Error::from_io(plain, Error::Io).code(), "CONNECTION_LOST");
+    }
+
+    #[test]
+    fn timeout_messages_name_the_option() {
+        let e = Error::Timeout(Phase::Idle);
+        assert_eq!(e.code(), "TIMEOUT_IDLE");
+        assert!(e.to_string().contains("deadlines.idle"));
+    }
+}

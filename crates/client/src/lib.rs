@@ -1,0 +1,44 @@
+//! burrow-client: an async HTTP client over a runtime seam ([`Net`]), single-threaded and
+//! runtime-agnostic (no tokio here; burrow-native supplies `TokioNet`, the Worker its own).
+//!
+//! * TLS 1.3/1.2 by burrow-handshake, certificates by burrow-x509 ([`TlsStream`], itself a
+//!   [`NetStream`], so an HTTPS proxy is TLS inside TLS).
+//! * HTTP/1.1 by burrow-h1, keep-alive pool per origin, one safe retry of an idempotent
+//!   request that met a connection the server had already closed.
+//! * Proxies: HTTP CONNECT, HTTPS, SOCKS5/socks5h, absolute-form for plain http, no_proxy.
+//! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectPolicy`]).
+//!
+//! Every failure is an [`Error`] with a stable [`Error::code`].
+
+mod client;
+mod config;
+mod connect;
+mod deadline;
+mod error;
+mod message;
+mod net;
+mod proxy;
+mod tls;
+mod transport;
+mod trust;
+
+pub use client::{uses_proxy, Client, Response};
+pub use config::{
+    ClientConfig, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
+    DEFAULT_MAX_REDIRECTS,
+};
+pub use deadline::Deadlines;
+pub use error::{Error, Phase};
+pub use message::{Body, Request, ResponseMeta, Timings};
+pub use net::{Net, NetStream};
+pub use proxy::{
+    Credentials, NoProxy, Proxy, ProxyConnectionHeader, ProxyScheme, MAX_PROXY_REPLY_HEAD,
+};
+pub use tls::{CertSummary, TlsInfo, TlsSettings, TlsStream};
+pub use transport::{Hop, Transport};
+pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
+
+/// Re-exported from burrow-handshake: the ClientHello profile.
+pub use burrow_handshake::Profile;
+/// Re-exported from burrow-x509: the revocation policy and the staple verdict.
+pub use burrow_x509::{Revocation, StapleStatus};

@@ -1,0 +1,114 @@
+//! Requests and responses as the caller sees them.
+
+use crate::error::Error;
+use crate::proxy::ProxyScheme;
+use crate::tls::TlsInfo;
+
+/// A request body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Body {
+    /// No body.
+    #[default]
+    Empty,
+    /// These bytes (sent with `Content-Length`; replayable, so redirects and retries can resend).
+    Bytes(Vec<u8>),
+}
+
+impl Body {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Body::Empty => 0,
+            Body::Bytes(b) => b.len(),
+        }
+    }
+}
+
+/// One request.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The method, e.g. `GET`.
+    pub method: String,
+    /// The URL (http or https).
+    pub url: url::Url,
+    /// Header fields, sent in this order with this case.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Body,
+}
+
+impl Request {
+    /// A request for `method` and `url` (parsed by the `url` crate; IDNA names become punycode).
+    pub fn new(method: &str, url: &str) -> Result<Request, Error> {
+        let url = url::Url::parse(url).map_err(|e| Error::BadUrl(format!("{url:?}: {e}")))?;
+        Ok(Request {
+            method: method.to_string(),
+            url,
+            headers: Vec::new(),
+            body: Body::Empty,
+        })
+    }
+
+    /// `GET url`.
+    pub fn get(url: &str) -> Result<Request, Error> {
+        Request::new("GET", url)
+    }
+
+    /// Appends a header.
+    pub fn header(mut self, name: &str, value: &str) -> Request {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Sets the body.
+    pub fn body(mut self, bytes: Vec<u8>) -> Request {
+        self.body = Body::Bytes(bytes);
+        self
+    }
+
+    /// Whether a failed attempt may be sent again (RFC 9110 §9.2.2 idempotent methods, with a
+    /// body that can be replayed).
+    pub(crate) fn retryable(&self) -> bool {
+        matches!(
+            self.method.as_str(),
+            "GET" | "HEAD" | "OPTIONS" | "PUT" | "DELETE" | "TRACE"
+        )
+    }
+}
+
+/// Milliseconds spent in each phase of the final request (0 for phases that did not happen,
+/// e.g. on a reused connection).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timings {
+    /// TCP connect to the first hop.
+    pub connect: u64,
+    /// Proxy handshake (including TLS to an HTTPS proxy).
+    pub proxy: u64,
+    /// Origin TLS handshake.
+    pub tls: u64,
+    /// From the request written to the first response-head byte decoded.
+    pub ttfb: u64,
+    /// From the start of the fetch (first redirect hop included) to the response head.
+    pub total: u64,
+}
+
+/// What is known about how a response was obtained.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResponseMeta {
+    /// The origin's TLS session (`None` for http URLs).
+    pub tls: Option<TlsInfo>,
+    /// The proxy's TLS session, for HTTPS proxies.
+    pub proxy_tls: Option<TlsInfo>,
+    /// The kind of proxy used, if any (`None` also when no_proxy bypassed it).
+    pub proxied: Option<ProxyScheme>,
+    /// `"HTTP/1.1"` (or `"HTTP/1.0"` when the server answered with 1.0).
+    pub http_version: &'static str,
+    /// Whether the connection came from the pool.
+    pub reused: bool,
+    /// Whether the request was retried once on a fresh connection after a stale pooled one.
+    pub retried: bool,
+    /// Time spent per phase.
+    pub timings: Timings,
+    /// Redirects followed to get here.
+    pub redirects: u32,
+}

@@ -1,0 +1,38 @@
+//! The runtime seam: everything the client needs from the platform (TCP, timers, clock,
+//! background tasks). Native implements it over tokio (burrow-native's `TokioNet`), the Worker
+//! over `cloudflare:sockets`. Futures need not be `Send`: the client is single-threaded.
+
+use std::future::Future;
+use std::io;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// A platform: connect, sleep, tell the time, run background tasks, resolve names.
+#[allow(async_fn_in_trait)] // single-threaded by design: no Send bound wanted on these futures
+pub trait Net: 'static {
+    /// A connected byte stream.
+    type Stream: NetStream;
+    /// Opens a TCP connection to `host:port` (a name or an IP literal).
+    async fn connect(&self, host: &str, port: u16) -> io::Result<Self::Stream>;
+    /// Completes after `d`.
+    async fn sleep(&self, d: Duration);
+    /// Unix time in ms (certificate validity, cookies, timings).
+    fn now_ms(&self) -> u64;
+    /// Runs a background task to completion.
+    fn spawn(&self, task: Pin<Box<dyn Future<Output = ()>>>);
+    /// Resolves a host name (plain socks5 resolves locally; socks5h does not). May be
+    /// unsupported (an error).
+    async fn resolve(&self, host: &str) -> io::Result<Vec<IpAddr>>;
+}
+
+/// A bidirectional byte stream.
+#[allow(async_fn_in_trait)] // see Net
+pub trait NetStream: 'static {
+    /// Reads some bytes; `Ok(0)` is the end of the stream.
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize>;
+    /// Writes all of `buf`.
+    async fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
+    /// Ends the stream (TLS: close_notify, then the transport).
+    async fn close(&mut self) -> io::Result<()>;
+}

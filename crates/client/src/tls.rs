@@ -1,0 +1,287 @@
+//! `TlsStream`: burrow's TLS client (1.3 and 1.2, burrow-handshake) over any [`NetStream`],
+//! itself a `NetStream` — so TLS inside TLS (origin through an HTTPS proxy) needs nothing more.
+
+use std::io;
+
+use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, Profile};
+use burrow_x509::{Revocation, StapleStatus};
+
+use crate::error::Error;
+use crate::net::NetStream;
+use crate::trust::{Judge, Trust};
+
+/// Read size for the transport (one TLS record plus header and tag fits).
+const READ_CHUNK: usize = 17 * 1024;
+
+/// How to set up TLS to one peer.
+#[derive(Clone, Debug)]
+pub struct TlsSettings {
+    /// The ClientHello shape.
+    pub profile: Profile,
+    /// Certificate trust.
+    pub trust: Trust,
+    /// SPKI pins (`sha256/BASE64`), checked on top of validation when non-empty.
+    pub pins: Vec<String>,
+    /// Stapled OCSP policy.
+    pub revocation: Revocation,
+    /// Ask for a stapled OCSP response.
+    pub request_staple: bool,
+    /// ALPN protocols offered, in preference order (empty = no ALPN extension).
+    pub alpn: Vec<Vec<u8>>,
+}
+
+impl Default for TlsSettings {
+    /// The default web profile, system roots, staples requested and checked, ALPN http/1.1.
+    fn default() -> Self {
+        TlsSettings {
+            profile: Profile::default_web(),
+            trust: Trust::System,
+            pins: Vec::new(),
+            revocation: Revocation::CheckStaple,
+            request_staple: true,
+            alpn: vec![b"http/1.1".to_vec()],
+        }
+    }
+}
+
+/// One certificate of the peer's chain, summarised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CertSummary {
+    /// The subject Name, DER.
+    pub subject: Vec<u8>,
+    /// The issuer Name, DER.
+    pub issuer: Vec<u8>,
+    /// notAfter, Unix seconds.
+    pub not_after: i64,
+}
+
+/// What a TLS handshake negotiated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsInfo {
+    /// 0x0304 (TLS 1.3) or 0x0303 (TLS 1.2).
+    pub version: u16,
+    /// The cipher suite code point.
+    pub cipher_suite: u16,
+    /// The key exchange group code point.
+    pub group: u16,
+    /// The ALPN protocol the server selected.
+    pub alpn: Option<String>,
+    /// Whether a ticket resumed the session.
+    pub resumed: bool,
+    /// The chain as presented, leaf first.
+    pub peer_chain: Vec<CertSummary>,
+    /// The stapled OCSP verdict.
+    pub ocsp: StapleStatus,
+}
+
+/// A TLS client connection over `S`.
+pub struct TlsStream<S: NetStream> {
+    inner: S,
+    conn: Connection,
+    now_ms: u64,
+    pending: Vec<u8>,
+    pos: usize,
+    closed: bool,
+    info: TlsInfo,
+}
+
+impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TlsStream")
+            .field("info", &self.info)
+            .finish()
+    }
+}
+
+fn entropy(profile: &Profile) -> Result<Entropy, Error> {
+    let mut pool = vec![0u8; Entropy::pool_len(profile)];
+    burrow_crypto::rand::fill(&mut pool).map_err(|_| Error::Rng)?;
+    Entropy::from_pool(profile, &pool).map_err(Error::Tls)
+}
+
+fn summarise(chain: &[Vec<u8>]) -> Vec<CertSummary> {
+    chain
+        .iter()
+        .filter_map(|der| burrow_x509::Certificate::from_der(der).ok())
+        .map(|c| CertSummary {
+            subject: c.subject().to_vec(),
+            issuer: c.issuer().to_vec(),
+            not_after: c.validity().1,
+        })
+        .collect()
+}
+
+impl<S: NetStream> TlsStream<S> {
+    /// Runs the handshake over `inner` for `host` (a DNS name, sent as SNI, or an IP literal,
+    /// sent without SNI) and verifies the certificate at `now_ms`.
+    pub async fn connect(
+        mut inner: S,
+        host: &str,
+        settings: &TlsSettings,
+        now_ms: u64,
+    ) -> Result<Self, Error> {
+        let judge = Judge::new(&settings.trust, &settings.pins, settings.revocation, host)
+            .map_err(Error::TrustConfig)?;
+        let mut profile = settings.profile.clone();
+        profile.alpn.clone_from(&settings.alpn);
+        if settings.alpn.is_empty() {
+            profile
+                .extension_order
+                .retain(|s| *s != ExtensionSlot::Alpn);
+        }
+        if !settings.request_staple {
+            profile
+                .extension_order
+                .retain(|s| *s != ExtensionSlot::StatusRequest);
+        }
+        let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
+        let cfg = Config::new(profile.clone(), sni);
+        let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
+        let io = |e| Error::from_io(e, Error::Io);
+        let mut verdict = None;
+        let mut chain = Vec::new();
+        let mut buf = vec![0u8; READ_CHUNK];
+        loop {
+            let ev = conn.poll_event(now_ms);
+            let out = conn.take_transmit();
+            if !out.is_empty() {
+                inner.write_all(&out).await.map_err(io)?;
+            }
+            let ev = match (ev, &verdict) {
+                // A rejection we asked for: report the x509 error, not its TLS echo.
+                (Err(_), Some(Err(e))) => return Err(Error::Certificate(*e)),
+                (ev, _) => ev.map_err(Error::Tls)?,
+            };
+            match ev {
+                Event::NeedVerify(req) => {
+                    chain.clone_from(&req.chain);
+                    let now = i64::try_from(now_ms / 1000).unwrap_or(i64::MAX);
+                    let v = judge.judge(&req, now);
+                    verdict = Some(v.result);
+                    if let Err(e) = conn.complete(v.answer) {
+                        // Send the alert; the peer may already be gone, which changes nothing.
+                        let _ = inner.write_all(&conn.take_transmit()).await;
+                        return Err(match verdict {
+                            Some(Err(x)) => Error::Certificate(x),
+                            _ => Error::Tls(e),
+                        });
+                    }
+                }
+                Event::HandshakeDone(s) => {
+                    let ocsp = match verdict {
+                        Some(Ok(report)) => report.staple,
+                        Some(Err(e)) => return Err(Error::Certificate(e)),
+                        None if s.resumed => StapleStatus::NotChecked,
+                        None => {
+                            return Err(Error::HttpProtocol(
+                                "the TLS handshake finished without certificate verification",
+                            ))
+                        }
+                    };
+                    let version = if (0x1301..=0x13ff).contains(&s.cipher_suite.0) {
+                        0x0304
+                    } else {
+                        0x0303
+                    };
+                    let info = TlsInfo {
+                        version,
+                        cipher_suite: s.cipher_suite.0,
+                        group: s.group.0,
+                        alpn: s.alpn.map(|a| String::from_utf8_lossy(&a).into_owned()),
+                        resumed: s.resumed,
+                        peer_chain: summarise(&chain),
+                        ocsp,
+                    };
+                    return Ok(TlsStream {
+                        inner,
+                        conn,
+                        now_ms,
+                        pending: Vec::new(),
+                        pos: 0,
+                        closed: false,
+                        info,
+                    });
+                }
+                Event::NeedData => {
+                    let n = inner.read(&mut buf).await.map_err(io)?;
+                    if n == 0 {
+                        return Err(Error::HttpProtocol(
+                            "the peer closed the connection during the TLS handshake",
+                        ));
+                    }
+                    conn.feed(buf.get(..n).unwrap_or(&[])).map_err(Error::Tls)?;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// What the handshake negotiated.
+    pub fn info(&self) -> &TlsInfo {
+        &self.info
+    }
+}
+
+impl<S: NetStream> NetStream for TlsStream<S> {
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut rbuf = Vec::new();
+        loop {
+            if let Some(rest) = self.pending.get(self.pos..).filter(|r| !r.is_empty()) {
+                let n = rest.len().min(buf.len());
+                if let (Some(dst), Some(src)) = (buf.get_mut(..n), rest.get(..n)) {
+                    dst.copy_from_slice(src);
+                }
+                self.pos = self.pos.saturating_add(n);
+                return Ok(n);
+            }
+            if self.closed {
+                return Ok(0);
+            }
+            let ev = self
+                .conn
+                .poll_event(self.now_ms)
+                .map_err(|e| Error::Tls(e).into_io())?;
+            let out = self.conn.take_transmit();
+            if !out.is_empty() {
+                self.inner.write_all(&out).await?;
+            }
+            match ev {
+                Event::Plaintext(p) => {
+                    self.pending = p;
+                    self.pos = 0;
+                }
+                Event::PeerClosed => self.closed = true,
+                Event::NeedData => {
+                    if rbuf.is_empty() {
+                        rbuf = vec![0u8; READ_CHUNK];
+                    }
+                    let n = self.inner.read(&mut rbuf).await?;
+                    if n == 0 {
+                        // No close_notify: the HTTP layer's framing decides whether that was
+                        // a truncation.
+                        self.closed = true;
+                    } else {
+                        self.conn
+                            .feed(rbuf.get(..n).unwrap_or(&[]))
+                            .map_err(|e| Error::Tls(e).into_io())?;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.conn.send(buf).map_err(|e| Error::Tls(e).into_io())?;
+        let out = self.conn.take_transmit();
+        self.inner.write_all(&out).await
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        self.conn.close();
+        let out = self.conn.take_transmit();
+        // The peer may be gone already; close_notify is a courtesy here.
+        let _ = self.inner.write_all(&out).await;
+        self.inner.close().await
+    }
+}

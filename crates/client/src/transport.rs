@@ -1,0 +1,92 @@
+//! The byte stream a request runs over, as layers without boxing: a first hop (TCP, or TLS to
+//! an HTTPS proxy) and on top of it, for https origins, the origin's TLS.
+
+use std::io;
+
+use crate::net::NetStream;
+use crate::tls::TlsStream;
+
+/// The first hop: TCP to the origin or proxy, or TLS to an HTTPS proxy, plus tunnel bytes that
+/// arrived with a CONNECT/SOCKS5 reply (handed out before anything else is read).
+pub struct Hop<S: NetStream> {
+    pub(crate) early: Vec<u8>,
+    pub(crate) early_pos: usize,
+    pub(crate) kind: HopKind<S>,
+}
+
+pub(crate) enum HopKind<S: NetStream> {
+    Tcp(S),
+    Tls(Box<TlsStream<S>>),
+}
+
+impl<S: NetStream> Hop<S> {
+    pub(crate) fn tcp(s: S) -> Self {
+        Hop {
+            early: Vec::new(),
+            early_pos: 0,
+            kind: HopKind::Tcp(s),
+        }
+    }
+}
+
+impl<S: NetStream> NetStream for Hop<S> {
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(rest) = self.early.get(self.early_pos..).filter(|r| !r.is_empty()) {
+            let n = rest.len().min(buf.len());
+            if let (Some(d), Some(s)) = (buf.get_mut(..n), rest.get(..n)) {
+                d.copy_from_slice(s);
+            }
+            self.early_pos = self.early_pos.saturating_add(n);
+            return Ok(n);
+        }
+        match &mut self.kind {
+            HopKind::Tcp(s) => s.read(buf).await,
+            HopKind::Tls(s) => s.read(buf).await,
+        }
+    }
+
+    async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.kind {
+            HopKind::Tcp(s) => s.write_all(buf).await,
+            HopKind::Tls(s) => s.write_all(buf).await,
+        }
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        match &mut self.kind {
+            HopKind::Tcp(s) => s.close().await,
+            HopKind::Tls(s) => s.close().await,
+        }
+    }
+}
+
+/// The stream HTTP runs over.
+pub enum Transport<S: NetStream> {
+    /// http origin (directly, or through an HTTP(S) proxy in absolute-form or a tunnel).
+    Plain(Hop<S>),
+    /// https origin.
+    Tls(Box<TlsStream<Hop<S>>>),
+}
+
+impl<S: NetStream> NetStream for Transport<S> {
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Transport::Plain(s) => s.read(buf).await,
+            Transport::Tls(s) => s.read(buf).await,
+        }
+    }
+
+    async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Transport::Plain(s) => s.write_all(buf).await,
+            Transport::Tls(s) => s.write_all(buf).await,
+        }
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        match self {
+            Transport::Plain(s) => s.close().await,
+            Transport::Tls(s) => s.close().await,
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! burrow-client through TokioNet against the local peers (../shared/peers): every proxy ×
+//! origin × body cell byte-exact (size and SHA-256 against `$PEERS_WWW/sha256sums`), plus the
+//! behaviours the issue lists (redirects, 500, incremental chunks, POST echo, proxy auth errors,
+//! idle timeout).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::time::Duration;
+
+use burrow_client::{Client, ClientConfig, Error, Proxy, Request, Response, Trust};
+use burrow_crypto::hash::{digest, HashAlgorithm};
+use burrow_native::TokioNet;
+use burrow_testkit::peers::Peers;
+
+fn run<F: Future>(f: F) -> F::Output {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    tokio::task::LocalSet::new().block_on(&rt, f)
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn sums(p: &Peers) -> HashMap<String, String> {
+    let text = std::fs::read_to_string(p.www().join("sha256sums")).unwrap();
+    text.lines()
+        .filter_map(|l| l.split_once("  "))
+        .map(|(h, n)| (n.trim().to_string(), h.to_string()))
+        .collect()
+}
+
+fn config(p: &Peers, proxy: Option<&str>) -> ClientConfig {
+    let mut cfg = ClientConfig::default();
+    cfg.tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    cfg.proxy_tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    cfg.proxy = proxy.map(|u| Proxy::parse(u).unwrap());
+    cfg
+}
+
+fn client(p: &Peers, proxy: Option<&str>) -> Client<TokioNet> {
+    Client::new(TokioNet, config(p, proxy))
+}
+
+async fn get(c: &Client<TokioNet>, url: &str) -> Result<(Response<TokioNet>, Vec<u8>), Error> {
+    let mut r = c.fetch(Request::get(url)?).await?;
+    let body = r.bytes().await?;
+    Ok((r, body))
+}
+
+/// The proxy URL for a peer row of the matrix (`None` = direct).
+fn proxy_url(p: &Peers, name: &str) -> Option<String> {
+    let user = p.var("PEERS_PROXY_USER").unwrap();
+    let pass = p.var("PEERS_PROXY_PASS").unwrap();
+    let suser = p.var("PEERS_SOCKS_USER").unwrap();
+    let spass = p.var("PEERS_SOCKS_PASS").unwrap();
+    let port = |n| p.port(n);
+    Some(match name {
+        "none" => return None,
+        "HTTP_PROXY" => format!("http://127.0.0.1:{}", port("HTTP_PROXY")),
+        "SQUID" => format!("http://127.0.0.1:{}", port("SQUID")),
+        "SQUID_AUTH" => format!("http://{user}:{pass}@127.0.0.1:{}", port("SQUID_AUTH")),
+        "SOCKS" => format!("socks5h://127.0.0.1:{}", port("SOCKS")),
+        "SOCKS_AUTH" => format!("socks5://{suser}:{spass}@127.0.0.1:{}", port("SOCKS_AUTH")),
+        "HTTPS_PROXY" => format!("https://localhost:{}", port("HTTPS_PROXY")),
+        other => panic!("unknown proxy row {other}"),
+    })
+}
+
+/// One matrix row: every origin × body through `proxy`.
+fn row(proxy: &str) {
+    let Some(p) = Peers::load("client matrix") else {
+        return;
+    };
+    let sums = sums(&p);
+    let url = proxy_url(&p, proxy);
+    let c = client(&p, url.as_deref());
+    let mut failures = Vec::new();
+    let mut cells = 0;
+    run(async {
+        for origin in ["DEF", "H1", "CADDY", "GNUTLS_1K"] {
+            for body in ["1k", "1m", "4m.bin"] {
+                // gnutls-serv --httpdata answers every path with the 1k file.
+                let expect = if origin == "GNUTLS_1K" { "1k" } else { body };
+                let u = format!("https://localhost:{}/{body}", p.port(origin));
+                cells += 1;
+                match get(&c, &u).await {
+                    Ok((r, b)) => {
+                        let want = &sums[expect];
+                        let got = hex(digest(HashAlgorithm::Sha256, &b).as_ref());
+                        let size = std::fs::metadata(p.www().join(expect)).unwrap().len();
+                        if r.status != 200 || &got != want || b.len() as u64 != size {
+                            failures.push(format!(
+                                "{proxy} × {origin} × /{body}: status {} len {} sha {got}",
+                                r.status,
+                                b.len()
+                            ));
+                        }
+                        assert_eq!(r.meta.proxied.is_some(), url.is_some());
+                        let tls = r.meta.tls.as_ref().unwrap();
+                        assert!(tls.version == 0x0304 || tls.version == 0x0303);
+                        assert!(!tls.peer_chain.is_empty());
+                    }
+                    Err(e) => failures.push(format!("{proxy} × {origin} × /{body}: {e}")),
+                }
+            }
+        }
+    });
+    assert_eq!(cells, 12);
+    assert!(
+        failures.is_empty(),
+        "failed cells:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn matrix_direct() {
+    row("none");
+}
+
+#[test]
+fn matrix_tinyproxy() {
+    row("HTTP_PROXY");
+}
+
+#[test]
+fn matrix_squid() {
+    row("SQUID");
+}
+
+#[test]
+fn matrix_squid_auth() {
+    row("SQUID_AUTH");
+}
+
+#[test]
+fn matrix_microsocks() {
+    row("SOCKS");
+}
+
+#[test]
+fn matrix_microsocks_auth() {
+    row("SOCKS_AUTH");
+}
+
+#[test]
+fn matrix_https_proxy() {
+    row("HTTPS_PROXY");
+}
+
+#[test]
+fn plain_http_through_proxies_uses_absolute_form() {
+    let Some(p) = Peers::load("absolute-form") else {
+        return;
+    };
+    let sums = sums(&p);
+    run(async {
+        for proxy in ["HTTP_PROXY", "SQUID_AUTH", "HTTPS_PROXY", "SOCKS"] {
+            let c = client(&p, proxy_url(&p, proxy).as_deref());
+            let u = format!("http://localhost:{}/16k", p.port("PLAIN"));
+            let (r, b) = get(&c, &u).await.unwrap_or_else(|e| panic!("{proxy}: {e}"));
+            assert_eq!(r.status, 200, "{proxy}");
+            assert_eq!(hex(digest(HashAlgorithm::Sha256, &b).as_ref()), sums["16k"]);
+            assert!(r.meta.tls.is_none());
+        }
+    });
+}
+
+#[test]
+fn redirect_chain_loop_and_500() {
+    let Some(p) = Peers::load("redirects") else {
+        return;
+    };
+    let sums = sums(&p);
+    let c = client(&p, None);
+    let base = format!("https://localhost:{}", p.port("DEF"));
+    run(async {
+        let (r, b) = get(&c, &format!("{base}/r3")).await.unwrap();
+        assert_eq!(r.status, 200);
+        assert_eq!(r.meta.redirects, 3);
+        assert_eq!(r.url.path(), "/1k");
+        assert_eq!(hex(digest(HashAlgorithm::Sha256, &b).as_ref()), sums["1k"]);
+
+        let e = get(&c, &format!("{base}/redirect-loop")).await.unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_LOOP");
+
+        let (r, _) = get(&c, &format!("{base}/status/500")).await.unwrap();
+        assert_eq!(r.status, 500);
+
+        let mut cfg = config(&p, None);
+        cfg.redirect.max_redirects = 2;
+        let limited = Client::new(TokioNet, cfg);
+        let e = get(&limited, &format!("{base}/r3")).await.unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_LIMIT");
+    });
+}
+
+#[test]
+fn chunked_slow_arrives_incrementally() {
+    let Some(p) = Peers::load("chunked-slow") else {
+        return;
+    };
+    let c = client(&p, None);
+    run(async {
+        let u = format!("https://localhost:{}/chunked-slow", p.port("H1"));
+        let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+        let mut pieces = Vec::new();
+        while let Some(chunk) = r.chunk().await.unwrap() {
+            pieces.push(chunk);
+        }
+        // echo_sleep 0.3 between "a", "b" and "c": three separate reads, not one.
+        assert!(pieces.len() >= 3, "{pieces:?}");
+        assert_eq!(pieces.concat(), b"a\nb\nc\n");
+    });
+}
+
+#[test]
+fn post_1m_echoed_byte_exact_and_connection_reused() {
+    let Some(p) = Peers::load("echo") else {
+        return;
+    };
+    let c = client(&p, None);
+    let body: Vec<u8> = (0..1_048_576u32).map(|i| (i * 7 + i / 251) as u8).collect();
+    run(async {
+        let u = format!("https://localhost:{}/echo", p.port("H1"));
+        let req = Request::new("POST", &u).unwrap().body(body.clone());
+        let mut r = c.fetch(req).await.unwrap();
+        assert_eq!(r.status, 200);
+        assert!(!r.meta.reused);
+        assert_eq!(r.bytes().await.unwrap(), body);
+        // The same origin again: the keep-alive connection comes from the pool.
+        let (r, _) = get(&c, &format!("https://localhost:{}/1k", p.port("H1")))
+            .await
+            .unwrap();
+        assert!(r.meta.reused);
+        assert_eq!(r.meta.timings.tls, 0);
+    });
+}
+
+#[test]
+fn wrong_proxy_password_is_proxy_auth_required() {
+    let Some(p) = Peers::load("proxy auth") else {
+        return;
+    };
+    let u = format!("https://localhost:{}/1k", p.port("DEF"));
+    run(async {
+        for proxy in [
+            format!("http://proxyuser:wrong@127.0.0.1:{}", p.port("SQUID_AUTH")),
+            format!("http://127.0.0.1:{}", p.port("SQUID_AUTH")),
+            format!(
+                "http://proxyuser:wrong@127.0.0.1:{}",
+                p.port("HTTP_PROXY_AUTH")
+            ),
+            format!(
+                "socks5://socksuser:wrong@127.0.0.1:{}",
+                p.port("SOCKS_AUTH")
+            ),
+            format!("socks5h://127.0.0.1:{}", p.port("SOCKS_AUTH")),
+            format!(
+                "https://proxyuser:wrong@localhost:{}",
+                p.port("HTTPS_PROXY_AUTH")
+            ),
+        ] {
+            let c = client(&p, Some(&proxy));
+            let e = get(&c, &u).await.unwrap_err();
+            assert_eq!(e.code(), "PROXY_AUTH_REQUIRED", "{proxy}: {e}");
+        }
+    });
+}
+
+#[test]
+fn certificate_errors_are_typed() {
+    let Some(p) = Peers::load("cert errors") else {
+        return;
+    };
+    let c = client(&p, None);
+    run(async {
+        for (peer, code) in [
+            ("EXPIRED", "CERT_EXPIRED"),
+            ("SELFSIGNED", "CERT_UNTRUSTED"),
+            ("WRONGHOST", "CERT_NAME_MISMATCH"),
+        ] {
+            let u = format!("https://localhost:{}/1k", p.port(peer));
+            let e = get(&c, &u).await.unwrap_err();
+            assert_eq!(e.code(), code, "{peer}: {e}");
+        }
+    });
+}
+
+/// A plain-HTTP server on 127.0.0.1:0 that answers each connection with `reply` and then
+/// keeps the connection open without sending more (a stalled peer).
+fn stalling_server(reply: &'static [u8]) -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { return };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf);
+                let _ = s.write_all(reply);
+                std::thread::sleep(Duration::from_secs(5));
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn stalled_body_is_timeout_idle_direct_and_through_proxy() {
+    let Some(p) = Peers::load("idle timeout") else {
+        return;
+    };
+    let port = stalling_server(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly-part");
+    run(async {
+        for proxy in [None, proxy_url(&p, "HTTP_PROXY"), proxy_url(&p, "SOCKS")] {
+            let mut cfg = config(&p, proxy.as_deref());
+            cfg.deadlines.idle = Some(Duration::from_millis(300));
+            let c = Client::new(TokioNet, cfg);
+            let u = format!("http://127.0.0.1:{port}/stall");
+            let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+            assert_eq!(r.status, 200);
+            let e = r.bytes().await.unwrap_err();
+            assert_eq!(e.code(), "TIMEOUT_IDLE", "{proxy:?}: {e}");
+        }
+    });
+}
+
+#[test]
+fn stalled_head_is_timeout_headers() {
+    let port = stalling_server(b"");
+    let mut cfg = ClientConfig::default();
+    cfg.deadlines.headers = Some(Duration::from_millis(300));
+    let c = Client::new(TokioNet, cfg);
+    run(async {
+        let u = format!("http://127.0.0.1:{port}/");
+        let e = c.fetch(Request::get(&u).unwrap()).await.unwrap_err();
+        assert_eq!(e.code(), "TIMEOUT_HEADERS");
+    });
+}
+
+#[test]
+fn content_length_over_the_cap_is_refused_before_reading() {
+    let Some(p) = Peers::load("body cap") else {
+        return;
+    };
+    let mut cfg = config(&p, None);
+    cfg.max_body_bytes = Some(100_000);
+    let c = Client::new(TokioNet, cfg);
+    run(async {
+        let u = format!("https://localhost:{}/1m.bin", p.port("DEF"));
+        let e = c.fetch(Request::get(&u).unwrap()).await.unwrap_err();
+        assert_eq!(e.code(), "BODY_TOO_LARGE");
+        // Chunked: no length up front, so the wire count stops it.
+        let u = format!("https://localhost:{}/chunked", p.port("DEF"));
+        let mut cfg = config(&p, None);
+        cfg.max_body_bytes = Some(1000);
+        let c = Client::new(TokioNet, cfg);
+        let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+        assert_eq!(r.bytes().await.unwrap_err().code(), "BODY_TOO_LARGE");
+    });
+}
+
+#[test]
+fn plain_http_through_a_proxy_with_a_wrong_password() {
+    let Some(p) = Peers::load("absolute-form auth") else {
+        return;
+    };
+    let u = format!("http://localhost:{}/1k", p.port("PLAIN"));
+    run(async {
+        let proxy = format!("http://proxyuser:wrong@127.0.0.1:{}", p.port("SQUID_AUTH"));
+        let e = get(&client(&p, Some(&proxy)), &u).await.unwrap_err();
+        assert_eq!(e.code(), "PROXY_AUTH_REQUIRED", "{e}");
+    });
+}
