@@ -16,7 +16,8 @@ pub struct KeyLogEntry {
 }
 
 impl KeyLogEntry {
-    /// TLS 1.3 client_early_traffic_secret (only when a PSK offered with the early_data indication was accepted).
+    /// TLS 1.3 client_early_traffic_secret (only when the server selected a PSK we offered
+    /// with the early_data indication).
     pub const CLIENT_EARLY_TRAFFIC_SECRET: &'static str = "CLIENT_EARLY_TRAFFIC_SECRET";
     /// TLS 1.3 client_handshake_traffic_secret.
     pub const CLIENT_HANDSHAKE_TRAFFIC_SECRET: &'static str = "CLIENT_HANDSHAKE_TRAFFIC_SECRET";

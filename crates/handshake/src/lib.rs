@@ -35,10 +35,11 @@
 //! * GREASE values are derived from the first byte of the client random.
 //! * Key log (`SSLKEYLOGFILE`, NSS format) only on request: with [`Config::key_log`] set,
 //!   [`Connection::take_key_log`] hands out a [`KeyLogEntry`] per secret as it is derived —
-//!   TLS 1.3 handshake and first application traffic secrets and the exporter secret (and the
-//!   client early traffic secret when a ticket with early data was accepted; KeyUpdate secrets are not
-//!   logged, Wireshark derives them), TLS 1.2 the master secret (`CLIENT_RANDOM`), also for a
-//!   resumed session. Off by default; `Debug` never prints a secret.
+//!   TLS 1.3 handshake and first application traffic secrets and the exporter secret (and
+//!   the client early traffic secret when a ticket offered with early data was selected;
+//!   KeyUpdate secrets are not logged, Wireshark derives them), TLS 1.2 the master secret
+//!   (`CLIENT_RANDOM`), also for a resumed session. Off by default; `Debug` never prints a
+//!   secret.
 
 mod codec;
 mod conn;
