@@ -3,7 +3,8 @@
 //! The reply head is parsed by burrow-h1 (strict RFC 9112 syntax) within
 //! [`MAX_CONNECT_HEAD_BYTES`](crate::MAX_CONNECT_HEAD_BYTES) and
 //! [`MAX_CONNECT_HEADERS`](crate::MAX_CONNECT_HEADERS). 1xx interim responses (except 101) are
-//! skipped, at most [`MAX_INTERIM_RESPONSES`](crate::MAX_INTERIM_RESPONSES). Any 2xx opens the
+//! skipped, at most [`MAX_INTERIM_RESPONSES`](crate::MAX_INTERIM_RESPONSES). 407 (and 401, which
+//! tinyproxy sends for wrong credentials) is [`Error::ProxyAuthRequired`]. Any 2xx opens the
 //! tunnel; its `Content-Length` / `Transfer-Encoding` are ignored as RFC 9110 §9.3.6 requires, so
 //! every byte after the head is tunnel data.
 
@@ -169,12 +170,21 @@ impl ConnectHandshake {
                         leftover: core::mem::take(&mut self.received),
                     });
                 }
-                407 => {
-                    let challenges: Vec<String> = head
+                // tinyproxy (1.11) answers wrong credentials with 401 and WWW-Authenticate. A
+                // 401 to CONNECT can only come from the proxy: the tunnel does not exist yet.
+                401 | 407 => {
+                    let mut challenges: Vec<String> = head
                         .headers
                         .get_all("proxy-authenticate")
                         .map(peer_text)
                         .collect();
+                    if challenges.is_empty() && head.status == 401 {
+                        challenges = head
+                            .headers
+                            .get_all("www-authenticate")
+                            .map(peer_text)
+                            .collect();
+                    }
                     return Err(Error::ProxyAuthRequired {
                         had_credentials: self.had_credentials,
                         proxy_authenticate: if challenges.is_empty() {

@@ -290,6 +290,37 @@ fn proxy_auth_required() {
 }
 
 #[test]
+fn unauthorized_401_counts_as_proxy_auth_required() {
+    // tinyproxy 1.11 answers wrong credentials so.
+    let reply: &[u8] =
+        b"HTTP/1.0 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"Tinyproxy\"\r\n\
+        Connection: close\r\n\r\n<html>";
+    assert_eq!(
+        run_all(with_creds, reply).result,
+        Err(Error::ProxyAuthRequired {
+            had_credentials: true,
+            proxy_authenticate: Some("Basic realm=\"Tinyproxy\"".into()),
+        })
+    );
+    // Proxy-Authenticate wins over WWW-Authenticate; none at all is fine.
+    let reply: &[u8] = b"HTTP/1.1 401 U\r\nWWW-Authenticate: A\r\nProxy-Authenticate: B\r\n\r\n";
+    assert_eq!(
+        run_all(plain, reply).result,
+        Err(Error::ProxyAuthRequired {
+            had_credentials: false,
+            proxy_authenticate: Some("B".into()),
+        })
+    );
+    assert_eq!(
+        run_all(plain, b"HTTP/1.1 401 U\r\n\r\n").result,
+        Err(Error::ProxyAuthRequired {
+            had_credentials: false,
+            proxy_authenticate: None,
+        })
+    );
+}
+
+#[test]
 fn other_statuses_are_refusals() {
     for (reply, status, reason) in [
         (&b"HTTP/1.1 403 Forbidden\r\n\r\n"[..], 403, "Forbidden"),
