@@ -91,6 +91,24 @@ impl fmt::Debug for Proxy {
     }
 }
 
+impl fmt::Display for Proxy {
+    /// `scheme://host:port` (IPv6 in brackets), without the credentials: safe for logs and
+    /// error messages.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.host.contains(':') {
+            write!(
+                f,
+                "{}://[{}]:{}",
+                self.scheme.as_str(),
+                self.host,
+                self.port
+            )
+        } else {
+            write!(f, "{}://{}:{}", self.scheme.as_str(), self.host, self.port)
+        }
+    }
+}
+
 impl Proxy {
     /// Parses a proxy URL: `"http://user:pass@host:3128"`, `"https://host:3132"`,
     /// `"socks5://u:p@[::1]:1080"`, `"socks5h://host"`.

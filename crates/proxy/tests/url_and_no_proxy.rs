@@ -162,6 +162,11 @@ fn passwords_never_show() {
     let p = parse("http://user:hunter2@h:1");
     let text = format!("{p:?}");
     assert!(!text.contains("hunter2") && text.contains("user"), "{text}");
+    assert_eq!(p.to_string(), "http://h:1");
+    assert_eq!(
+        parse("socks5h://u:hunter2@[::1]").to_string(),
+        "socks5h://[::1]:1080"
+    );
     let text = format!("{:?}", p.credentials.unwrap());
     assert!(!text.contains("hunter2"), "{text}");
     for url in [
