@@ -1,12 +1,11 @@
 //! HTTP `CONNECT` (RFC 9110 §9.3.6): request encoder and reply parser.
 //!
 //! The reply head is parsed by burrow-h1 (strict RFC 9112 syntax) within
-//! [`MAX_CONNECT_HEAD_BYTES`](crate::MAX_CONNECT_HEAD_BYTES) and
-//! [`MAX_CONNECT_HEADERS`](crate::MAX_CONNECT_HEADERS). 1xx interim responses (except 101) are
-//! skipped, at most [`MAX_INTERIM_RESPONSES`](crate::MAX_INTERIM_RESPONSES). 407 (and 401, which
-//! tinyproxy sends for wrong credentials) is [`Error::ProxyAuthRequired`]. Any 2xx opens the
-//! tunnel; its `Content-Length` / `Transfer-Encoding` are ignored as RFC 9110 §9.3.6 requires, so
-//! every byte after the head is tunnel data.
+//! [`MAX_CONNECT_HEAD_BYTES`] and [`MAX_CONNECT_HEADERS`]. 1xx interim responses (except 101)
+//! are skipped, at most [`MAX_INTERIM_RESPONSES`]. 407 (and 401, which tinyproxy sends for wrong
+//! credentials) is [`Error::ProxyAuthRequired`]. Any 2xx opens the tunnel; its `Content-Length`
+//! / `Transfer-Encoding` are ignored as RFC 9110 §9.3.6 requires, so every byte after the head is
+//! tunnel data.
 
 use core::fmt;
 
