@@ -127,6 +127,10 @@ impl Proxy {
             })
         })?;
         let scheme = Scheme::from_url_scheme(parsed.scheme()).ok_or_else(|| {
+            // "host:3128" parses as scheme "host"; say what is really missing.
+            if !url.contains("://") {
+                return invalid("it has no scheme (e.g. http://host:3128)".into());
+            }
             invalid(format!(
                 "unsupported scheme {:?}; supported: http, https, socks5, socks5h",
                 parsed.scheme()

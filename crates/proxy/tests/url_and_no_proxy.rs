@@ -141,13 +141,14 @@ fn invalid_urls() {
         assert_eq!(e.code(), "PROXY_URL_INVALID", "{url}");
         assert!(e.is_caller_error());
     }
-    for url in [
-        "ftp://h",
-        "socks4://h",
-        "socks://h",
-        "file:///x",
-        "mailto:a@b",
-    ] {
+    for url in ["host:3128", "127.0.0.1:3128", "localhost", "mailto:a@b"] {
+        let text = Proxy::parse(url).unwrap_err().to_string();
+        assert!(
+            text.contains("no scheme (e.g. http://host:3128)"),
+            "{url}: {text}"
+        );
+    }
+    for url in ["ftp://h", "socks4://h", "socks://h", "file:///x"] {
         let e = Proxy::parse(url).unwrap_err();
         let text = e.to_string();
         assert!(
