@@ -27,14 +27,23 @@ const LOCALHOST: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
 /// Drives `handshake` over a fresh connection to the proxy on `proxy_port`. Returns the stream
 /// and the leftover bytes once the tunnel is open.
-fn open(proxy_port: u16, mut handshake: impl Handshake) -> Result<(TcpStream, Vec<u8>), Error> {
+fn open(proxy_port: u16, handshake: impl Handshake) -> Result<(TcpStream, Vec<u8>), Error> {
+    open_reading(proxy_port, handshake, 4096)
+}
+
+/// [`open`] reading at most `read_size` bytes at a time (1: the reply arrives byte by byte).
+fn open_reading(
+    proxy_port: u16,
+    mut handshake: impl Handshake,
+    read_size: usize,
+) -> Result<(TcpStream, Vec<u8>), Error> {
     let mut stream = TcpStream::connect((LOCALHOST, proxy_port))
         .unwrap_or_else(|e| panic!("connecting to the proxy on port {proxy_port}: {e}"));
     // Only so that a silent proxy fails the test instead of hanging it.
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    let mut buf = [0u8; 4096];
+    let mut buf = vec![0u8; read_size];
     loop {
         let out = handshake.take_transmit();
         if !out.is_empty() {
@@ -262,4 +271,34 @@ fn socks5_connect_to_a_closed_port_is_refused() {
             reply: Socks5Reply::ConnectionRefused
         }
     );
+}
+
+#[test]
+fn replies_read_byte_by_byte() {
+    let Some(peers) = Peers::load("replies_read_byte_by_byte") else {
+        return;
+    };
+    for name in HTTP_PROXIES {
+        let tunnel = open_reading(peers.port(name), connect(&plain_target(&peers), None), 1)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        get_1k(&peers, tunnel);
+    }
+    let c = socks_creds(&peers);
+    let h = Socks5Handshake::new(
+        &Target::Domain("127.0.0.1".into(), peers.port("PLAIN")),
+        Some(&c),
+    )
+    .unwrap();
+    let tunnel = open_reading(peers.port("SOCKS_AUTH"), h, 1).unwrap();
+    get_1k(&peers, tunnel);
+    // A refusal with a body (squid's error page) read byte by byte ends at the head.
+    let mut wrong = http_creds(&peers);
+    wrong.password.push('x');
+    let e = open_reading(
+        peers.port("SQUID_AUTH"),
+        connect(&plain_target(&peers), Some(&wrong)),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), "PROXY_AUTH_REQUIRED");
 }
