@@ -46,7 +46,7 @@ pub(crate) fn drive<H: Handshake>(mut h: H, chunks: &[Vec<u8>]) -> Run {
     }
 }
 
-/// Whole, byte by byte, and every 2-way split.
+/// Whole, byte by byte, every 2-way split, and 64 random multi-way splits (fixed seed).
 pub(crate) fn chunkings(stream: &[u8]) -> Vec<Vec<Vec<u8>>> {
     let mut all = vec![
         vec![stream.to_vec()],
@@ -54,6 +54,22 @@ pub(crate) fn chunkings(stream: &[u8]) -> Vec<Vec<Vec<u8>>> {
     ];
     for at in 1..stream.len() {
         all.push(vec![stream[..at].to_vec(), stream[at..].to_vec()]);
+    }
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15 ^ stream.len() as u64;
+    for _ in 0..64 {
+        let mut chunks = Vec::new();
+        let mut rest = stream;
+        while !rest.is_empty() {
+            // xorshift64: a deterministic sequence, so a failure reproduces.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let take = (seed % 7) as usize + 1;
+            let (chunk, tail) = rest.split_at(take.min(rest.len()));
+            chunks.push(chunk.to_vec());
+            rest = tail;
+        }
+        all.push(chunks);
     }
     all
 }
