@@ -1,5 +1,6 @@
 //! The connection: bytes and time in, events and bytes out.
 
+use crate::keylog::KeyLogEntry;
 use crate::state::{ExpectServerHello, State};
 use crate::suites::Suite;
 use crate::{
@@ -33,6 +34,10 @@ pub struct Config {
     /// TLS 1.2: accept a server without extended master secret (RFC 7627). Off by default:
     /// without EMS a man in the middle can synchronise two sessions' keys (triple handshake).
     pub allow_no_extended_master_secret: bool,
+    /// Collect the connection's secrets in the NSS key log format for
+    /// [`Connection::take_key_log`] (the `SSLKEYLOGFILE` of other clients, for decrypting a
+    /// capture). Off by default: whoever reads the entries can decrypt the connection.
+    pub key_log: bool,
 }
 
 impl Config {
@@ -46,6 +51,7 @@ impl Config {
             max_handshake_message: 128 * 1024,
             aead_offload: false,
             allow_no_extended_master_secret: false,
+            key_log: false,
         }
     }
 }
@@ -188,9 +194,22 @@ pub(crate) struct Io {
     read_keys_changed: bool,
     ccs_sent: bool,
     pending_seals: VecDeque<SealJob>,
+    client_random: [u8; 32],
+    key_log: Vec<KeyLogEntry>,
 }
 
 impl Io {
+    /// Records a secret for the key log, if the caller asked for one.
+    pub(crate) fn log_secret(&mut self, label: &'static str, secret: &[u8]) {
+        if self.config.key_log {
+            self.key_log.push(KeyLogEntry {
+                label,
+                client_random: self.client_random,
+                secret: secret.to_vec(),
+            });
+        }
+    }
+
     pub(crate) fn send_handshake(&mut self, msg: &[u8]) -> Result<(), Error> {
         self.write_record(ContentType::HANDSHAKE, msg)
     }
@@ -317,6 +336,8 @@ impl Connection {
             read_keys_changed: false,
             ccs_sent: false,
             pending_seals: VecDeque::new(),
+            client_random: entropy.client_random,
+            key_log: Vec::new(),
         };
         io.reader.set_offload(io.config.aead_offload);
         io.writer.set_offload(io.config.aead_offload);
@@ -521,6 +542,14 @@ impl Connection {
             State::Traffic(t) => t.export(label, context, out),
             _ => Err(Error::Misuse),
         }
+    }
+
+    /// Takes the key log entries gathered since the last call (always empty unless
+    /// [`Config::key_log`] is set). Secrets are logged as they are derived, so a failed
+    /// handshake still yields what it got to; write [`KeyLogEntry::to_line`] of each, one per
+    /// line, to the key log file.
+    pub fn take_key_log(&mut self) -> Vec<KeyLogEntry> {
+        core::mem::take(&mut self.io.key_log)
     }
 
     /// Takes the bytes to write to the transport (in offload mode, only once every

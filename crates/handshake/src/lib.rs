@@ -33,6 +33,13 @@
 //!   [`SignedContent::message`] is the ServerKeyExchange input (`client_random ||
 //!   server_random || ServerECDHParams`) and an ECDSA scheme names only the hash.
 //! * GREASE values are derived from the first byte of the client random.
+//! * Key log (`SSLKEYLOGFILE`, NSS format) only on request: with [`Config::key_log`] set,
+//!   [`Connection::take_key_log`] hands out a [`KeyLogEntry`] per secret as it is derived —
+//!   TLS 1.3 handshake and first application traffic secrets and the exporter secret (and
+//!   the client early traffic secret when a ticket offered with early data was selected;
+//!   KeyUpdate secrets are not logged, Wireshark derives them), TLS 1.2 the master secret
+//!   (`CLIENT_RANDOM`), also for a resumed session. Off by default; `Debug` never prints a
+//!   secret.
 
 mod codec;
 mod conn;
@@ -40,6 +47,7 @@ mod der;
 mod enums;
 mod error;
 mod hello;
+mod keylog;
 mod keyschedule;
 mod messages;
 mod post;
@@ -58,6 +66,7 @@ pub mod fuzz;
 pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary, TrafficKeyInfo};
 pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
 pub use error::{CertRejection, Error};
+pub use keylog::KeyLogEntry;
 pub use profile::{ExtensionSlot, Profile};
 pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};

@@ -9,7 +9,7 @@ use crate::profile::ExtensionSlot;
 use crate::suites::{self, Suite};
 use crate::tls12::{self, Hs12, Start12, Traffic12};
 use crate::verify::{self, SignatureCheck, SignedContent, VerifyRequest};
-use crate::{Answer, Error, ExtensionType, HandshakeType, NamedGroup, Ticket};
+use crate::{Answer, Error, ExtensionType, HandshakeType, KeyLogEntry, NamedGroup, Ticket};
 use burrow_crypto::hash::{self, Context};
 use burrow_crypto::kx::{Group, KeyShare};
 
@@ -472,6 +472,11 @@ impl ExpectServerHello {
         let server_hs = ks::derive(h, hs_secret.as_ref(), b"s hs traffic", th.as_ref())?
             .as_ref()
             .to_vec();
+        if let Some(early) = &client_early {
+            io.log_secret(KeyLogEntry::CLIENT_EARLY_TRAFFIC_SECRET, early);
+        }
+        io.log_secret(KeyLogEntry::CLIENT_HANDSHAKE_TRAFFIC_SECRET, &client_hs);
+        io.log_secret(KeyLogEntry::SERVER_HANDSHAKE_TRAFFIC_SECRET, &server_hs);
         io.set_read_keys(suite, &server_hs)?;
         // From here on our records (alerts included) are protected: under the early traffic
         // key while early data is offered, else the handshake key (RFC 8446 §2).
@@ -739,6 +744,9 @@ impl Hs {
         let exporter = ks::derive(h, master.as_ref(), b"exp master", th.as_ref())?
             .as_ref()
             .to_vec();
+        io.log_secret(KeyLogEntry::CLIENT_TRAFFIC_SECRET_0, &client_ap);
+        io.log_secret(KeyLogEntry::SERVER_TRAFFIC_SECRET_0, &server_ap);
+        io.log_secret(KeyLogEntry::EXPORTER_SECRET, &exporter);
         io.set_read_keys(self.suite, &server_ap)?;
         io.reader.set_ccs_allowed(false);
         // Client flight: [EndOfEarlyData], [Certificate], Finished.

@@ -23,7 +23,9 @@ use crate::suites::{self, Auth, Suite12};
 use crate::tls12_keys as keys;
 use crate::tls12_msgs as msgs;
 use crate::verify::{SignatureCheck, SignedContent, VerifyRequest};
-use crate::{Error, ExtensionType, HandshakeType, NamedGroup, SignatureScheme, Ticket};
+use crate::{
+    Error, ExtensionType, HandshakeType, KeyLogEntry, NamedGroup, SignatureScheme, Ticket,
+};
 use burrow_crypto::hash::Context;
 use burrow_crypto::kx::{Group, KeyShare};
 use burrow_crypto::sig::{self, VerifyAlgorithm};
@@ -177,6 +179,7 @@ impl Hs12 {
             return Err(Error::IllegalParameter);
         }
         self.master = t.psk.as_slice().try_into().map_err(|_| Error::Misuse)?;
+        io.log_secret(KeyLogEntry::CLIENT_RANDOM, &self.master);
         let kb = keys::key_block(
             self.suite,
             &self.master,
@@ -410,6 +413,7 @@ impl Hs12 {
             &self.server_random,
         )?;
         self.pre_master.clear();
+        io.log_secret(KeyLogEntry::CLIENT_RANDOM, &self.master);
         let kb = keys::key_block(
             self.suite,
             &self.master,

@@ -21,6 +21,7 @@ use burrow_crypto::kx::{Group, KeyShare};
 use burrow_crypto::prf;
 use burrow_handshake::*;
 use burrow_record::{ContentType, Next, RecordReader, RecordWriter, TrafficKeys};
+use burrow_testkit::hex;
 use common::server::{ext, msg, pump, Server, NOW};
 use ed25519_dalek::Signer;
 
@@ -41,12 +42,17 @@ fn plain_record(ct: u8, body: &[u8]) -> Vec<u8> {
 }
 
 fn client_with(profile: Profile, allow_no_ems: bool) -> (Connection, Vec<u8>) {
+    client_config(profile, allow_no_ems, false)
+}
+
+fn client_config(profile: Profile, allow_no_ems: bool, key_log: bool) -> (Connection, Vec<u8>) {
     let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
         .map(|i| i as u8 ^ 0x5a)
         .collect();
     let entropy = Entropy::from_pool(&profile, &pool).unwrap();
     let mut cfg = Config::new(profile, Some("example.test"));
     cfg.allow_no_extended_master_secret = allow_no_ems;
+    cfg.key_log = key_log;
     let mut c = Connection::new(cfg, entropy, NOW).unwrap();
     let ch = c.take_transmit();
     (c, ch)
@@ -254,7 +260,52 @@ fn connected() -> (Connection, Srv12) {
         }
         other => panic!("{other:?}"),
     }
+    assert!(c.take_key_log().is_empty(), "no key log unless asked for");
     (c, srv)
+}
+
+/// The key log's CLIENT_RANDOM line carries the master secret the scripted server computed on
+/// its own (extended, or the RFC 5246 form when the server has no EMS).
+fn key_log_master_secret(no_ems: bool) {
+    let (mut c, ch) = client_config(Profile::default_web(), no_ems, true);
+    let mut srv = Srv12::new(
+        &ch,
+        Script {
+            no_ems,
+            ..Script::default()
+        },
+    );
+    let flight = srv.first_flight();
+    let (r, sent) = pump(&mut c, &flight);
+    assert_eq!(r.unwrap(), vec![]);
+    let log = c.take_key_log();
+    let reply = srv.second_flight(&sent);
+    assert_eq!(srv.master.len(), 48);
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0].label, "CLIENT_RANDOM");
+    assert_eq!(log[0].client_random, srv.client_random);
+    assert_eq!(log[0].secret, srv.master);
+    assert_eq!(
+        log[0].to_line(),
+        format!(
+            "CLIENT_RANDOM {} {}",
+            hex::encode(&srv.client_random),
+            hex::encode(&srv.master)
+        )
+    );
+    let evs = pump(&mut c, &reply).0.unwrap();
+    assert!(matches!(evs[..], [Event::HandshakeDone(_)]), "{evs:?}");
+    assert!(c.take_key_log().is_empty(), "logged once");
+}
+
+#[test]
+fn key_log_extended_master_secret() {
+    key_log_master_secret(false);
+}
+
+#[test]
+fn key_log_master_secret_without_ems() {
+    key_log_master_secret(true);
 }
 
 #[test]
@@ -463,6 +514,7 @@ fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
     let entropy = Entropy::from_pool(&profile, &pool).unwrap();
     let mut cfg = Config::new(profile, Some("example.test"));
     cfg.resumption = Some(ticket);
+    cfg.key_log = true;
     let mut c = Connection::new(cfg, entropy, NOW + 1000).unwrap();
     let ch_rec = c.take_transmit();
     let mut ticket_ext = vec![0x00, 0x23];
@@ -503,6 +555,14 @@ fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
     bytes.extend(plain_record(20, &[1]));
     w.write(ContentType::HANDSHAKE, &sfin, &mut bytes).unwrap();
     let (r, sent) = pump(&mut c, &bytes);
+    // The resumed session's master secret is logged under the new client random (logged when
+    // the server accepts the ticket, before its Finished is checked).
+    let log = c.take_key_log();
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(
+        (log[0].label, log[0].client_random, &log[0].secret),
+        ("CLIENT_RANDOM", client_random, &master)
+    );
     (r, sent, kb, [transcript, master].concat())
 }
 

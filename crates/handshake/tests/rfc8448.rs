@@ -12,3 +12,7 @@ both!(
     rfc8448_simple_1rtt_aead_offloaded,
     common::rfc8448::simple_1rtt_offload
 );
+both!(
+    rfc8448_simple_1rtt_key_log,
+    common::rfc8448::simple_1rtt_key_log
+);

@@ -10,12 +10,19 @@
 //! matching alert ([`alert_for`]) and fails with [`FetchError::Certificate`], whose
 //! [`code`](FetchError::code) is the x509 code (`CERT_EXPIRED`, `OCSP_REVOKED`, ...); a success
 //! reports a [`CertReport`] in [`FetchResult::certificate`].
+//!
+//! Key log: with [`FetchOptions::key_log`] set, a successful fetch returns the connection's
+//! secrets as NSS key log entries in [`FetchResult::key_log`] (what `SSLKEYLOGFILE` holds for
+//! other clients), so a capture can be decrypted with Wireshark; a failed fetch returns none.
+//! TLS 1.2 servers without extended master secret are refused unless
+//! [`FetchOptions::allow_no_extended_master_secret`] is set.
 
 mod http;
 mod net;
 
 use burrow_handshake::{
-    Config, Connection, Entropy, Event, ExtensionSlot, HandshakeSummary, Profile, Ticket,
+    Config, Connection, Entropy, Event, ExtensionSlot, HandshakeSummary, KeyLogEntry, Profile,
+    Ticket,
 };
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -56,6 +63,13 @@ pub struct FetchOptions {
     pub ticket: Option<Ticket>,
     /// Socket read/write timeout.
     pub timeout: Duration,
+    /// Return the connection's secrets in [`FetchResult::key_log`] (NSS key log format, for
+    /// `SSLKEYLOGFILE`); default false.
+    pub key_log: bool,
+    /// TLS 1.2: accept a server without extended master secret (RFC 7627); default false,
+    /// where such a server fails with `TLS12_NO_EXTENDED_MASTER_SECRET`. See
+    /// [`Config::allow_no_extended_master_secret`].
+    pub allow_no_extended_master_secret: bool,
 }
 
 impl FetchOptions {
@@ -74,6 +88,8 @@ impl FetchOptions {
             request_staple: true,
             ticket: None,
             timeout: Duration::from_secs(10),
+            key_log: false,
+            allow_no_extended_master_secret: false,
         }
     }
 }
@@ -93,6 +109,9 @@ pub struct FetchResult {
     pub ocsp_response: Option<Vec<u8>>,
     /// What certificate verification concluded (path, anchor, leaf pin, staple status).
     pub certificate: CertReport,
+    /// The key log entries, in derivation order, when [`FetchOptions::key_log`] was set (else
+    /// empty). Write each [`KeyLogEntry::to_line`] on its own line to the key log file.
+    pub key_log: Vec<KeyLogEntry>,
 }
 
 /// Why a fetch failed.
@@ -186,6 +205,8 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     sock.set_nodelay(true)?;
     let mut cfg = Config::new(profile.clone(), opts.server_name.as_deref());
     cfg.resumption = opts.ticket.clone();
+    cfg.key_log = opts.key_log;
+    cfg.allow_no_extended_master_secret = opts.allow_no_extended_master_secret;
     let mut conn = Connection::new(cfg, fresh_entropy(&profile)?, now_ms())?;
     let host = opts
         .server_name
@@ -283,5 +304,6 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
         close_notify,
         ocsp_response,
         certificate,
+        key_log: conn.take_key_log(),
     })
 }

@@ -48,8 +48,18 @@ pub(crate) fn records(mut b: &[u8]) -> Vec<Vec<u8>> {
 }
 
 fn start(s: &Scenario, profile: Profile, ticket: Option<Ticket>) -> (Connection, Vec<u8>) {
+    start_with(s, profile, ticket, false)
+}
+
+fn start_with(
+    s: &Scenario,
+    profile: Profile,
+    ticket: Option<Ticket>,
+    key_log: bool,
+) -> (Connection, Vec<u8>) {
     let entropy = Entropy::from_pool(&profile, &s.hex("client_rng_pool")).unwrap();
     let mut cfg = Config::new(profile, Some("server"));
+    cfg.key_log = key_log;
     // The RFC 8448 server key is RSA-1024, below burrow-crypto's 2048-bit floor, so the
     // CertificateVerify input is handed out and checked against the trace here.
     cfg.signature_check = SignatureCheck::Caller;
@@ -145,7 +155,78 @@ pub(crate) fn simple_1rtt(json: &str) -> Ticket {
         .unwrap();
     assert_ne!(ekm, [0u8; 32]);
     finish_trace(&s, &mut c, s.ms());
+    assert!(c.take_key_log().is_empty(), "no key log unless asked for");
     t.clone()
+}
+
+/// `(label, hex secret)` pairs of the key log, checking every entry names the trace's
+/// client random.
+fn key_log_pairs(s: &Scenario, log: &[KeyLogEntry]) -> Vec<(&'static str, String)> {
+    let random = s.hex("client_hello_random");
+    log.iter()
+        .map(|e| {
+            assert_eq!(e.client_random.to_vec(), random, "{e:?}");
+            let line = e.to_line();
+            let want = format!(
+                "{} {} {}",
+                e.label,
+                hex::encode(&random),
+                hex::encode(&e.secret)
+            );
+            assert_eq!(line, want);
+            (e.label, hex::encode(&e.secret))
+        })
+        .collect()
+}
+
+/// Simple 1-RTT with the key log on: the five NSS lines carry the trace's secrets.
+pub(crate) fn simple_1rtt_key_log(json: &str) {
+    let s = Scenario::load(json, "simple_1rtt");
+    let (mut c, _) = start_with(&s, Profile::rfc8448(), None, true);
+    assert!(c.take_key_log().is_empty(), "nothing is derived yet");
+    c.feed(&s.hex("record_server_hello")).unwrap();
+    c.feed(&s.hex("record_server_handshake_messages")).unwrap();
+    let evs = drain(&mut c, s.ms(), &mut Vec::new()).unwrap();
+    expect_verify(&s, &evs);
+    let hs = key_log_pairs(&s, &c.take_key_log());
+    let field = |f: &str| hex::encode(&s.hex(f));
+    assert_eq!(
+        hs,
+        vec![
+            (
+                "CLIENT_HANDSHAKE_TRAFFIC_SECRET",
+                field("client_hs_traffic")
+            ),
+            (
+                "SERVER_HANDSHAKE_TRAFFIC_SECRET",
+                field("server_hs_traffic")
+            ),
+        ]
+    );
+    c.complete(Answer::Verified).unwrap();
+    let mut sent = Vec::new();
+    drain(&mut c, s.ms(), &mut sent).unwrap();
+    assert_eq!(
+        sent,
+        s.hex("record_client_finished"),
+        "same bytes on the wire"
+    );
+    let ap = key_log_pairs(&s, &c.take_key_log());
+    assert_eq!(
+        ap,
+        vec![
+            ("CLIENT_TRAFFIC_SECRET_0", field("client_ap_traffic")),
+            ("SERVER_TRAFFIC_SECRET_0", field("server_ap_traffic")),
+            ("EXPORTER_SECRET", field("exporter_master")),
+        ]
+    );
+    c.feed(&s.hex("record_new_session_ticket")).unwrap();
+    drain(&mut c, s.ms(), &mut Vec::new()).unwrap();
+    finish_trace(&s, &mut c, s.ms());
+    assert!(
+        c.take_key_log().is_empty(),
+        "each secret is handed out once"
+    );
 }
 
 /// HelloRetryRequest (§5): x25519 offered, secp256r1 requested, cookie echoed.
@@ -159,7 +240,7 @@ pub(crate) fn hello_retry(json: &str) {
     ];
     p.extension_order
         .retain(|e| *e != ExtensionSlot::SessionTicket);
-    let (mut c, ch1) = start(&s, p, None);
+    let (mut c, ch1) = start_with(&s, p, None, true);
     assert_eq!(
         hex::encode(&ch1),
         hex::encode(&s.hex("record_client_hello_1"))
@@ -187,6 +268,22 @@ pub(crate) fn hello_retry(json: &str) {
     };
     assert!(sum.hello_retry);
     assert_eq!(sum.group, NamedGroup::SECP256R1);
+    // After a retry the key log still names the first ClientHello's random (the second
+    // repeats it) and carries the trace's handshake secrets.
+    let log = key_log_pairs(&s, &c.take_key_log());
+    let labels: Vec<_> = log.iter().map(|(l, _)| *l).collect();
+    assert_eq!(
+        labels,
+        [
+            "CLIENT_HANDSHAKE_TRAFFIC_SECRET",
+            "SERVER_HANDSHAKE_TRAFFIC_SECRET",
+            "CLIENT_TRAFFIC_SECRET_0",
+            "SERVER_TRAFFIC_SECRET_0",
+            "EXPORTER_SECRET"
+        ]
+    );
+    assert_eq!(log[0].1, hex::encode(&s.hex("client_hs_traffic")));
+    assert_eq!(log[1].1, hex::encode(&s.hex("server_hs_traffic")));
     finish_trace(&s, &mut c, s.ms());
 }
 
@@ -200,7 +297,7 @@ pub(crate) fn resumed(json: &str) {
     let mut p = Profile::rfc8448();
     p.extension_order
         .retain(|e| *e != ExtensionSlot::SessionTicket);
-    let (mut c, ch) = start(&s, p, Some(ticket));
+    let (mut c, ch) = start_with(&s, p, Some(ticket), true);
     assert_eq!(
         hex::encode(&ch),
         hex::encode(&s.hex("record_client_hello_1"))
@@ -213,6 +310,34 @@ pub(crate) fn resumed(json: &str) {
         panic!("{evs:?}")
     };
     assert!(sum.resumed && sum.early_data_accepted);
+    // The trace prints no client early traffic secret: derive it here from the trace's
+    // early secret and ClientHello (RFC 8446 §7.1).
+    let log = key_log_pairs(&s, &c.take_key_log());
+    let ch_hash = burrow_crypto::hash::digest(
+        burrow_crypto::hash::HashAlgorithm::Sha256,
+        &s.hex("client_hello"),
+    );
+    let early = burrow_crypto::hkdf::derive_secret(
+        burrow_crypto::hash::HashAlgorithm::Sha256,
+        &s.hex("early_secret_with_psk"),
+        b"c e traffic",
+        ch_hash.as_ref(),
+    );
+    assert_eq!(
+        log[0],
+        ("CLIENT_EARLY_TRAFFIC_SECRET", hex::encode(early.as_ref()))
+    );
+    let labels: Vec<_> = log.iter().map(|(l, _)| *l).collect();
+    assert_eq!(
+        labels[1..],
+        [
+            "CLIENT_HANDSHAKE_TRAFFIC_SECRET",
+            "SERVER_HANDSHAKE_TRAFFIC_SECRET",
+            "CLIENT_TRAFFIC_SECRET_0",
+            "SERVER_TRAFFIC_SECRET_0",
+            "EXPORTER_SECRET"
+        ]
+    );
     let ours = records(&sent);
     let theirs = records(&s.hex("record_client_finished"));
     assert_eq!(ours.len(), 2);

@@ -1,0 +1,3 @@
+module burrow/limbo-go
+
+go 1.19
