@@ -34,11 +34,11 @@ pub use net::{Net, NetStream};
 pub use proxy::{
     Credentials, NoProxy, Proxy, ProxyConnectionHeader, ProxyScheme, MAX_PROXY_REPLY_HEAD,
 };
-pub use tls::{CertSummary, TlsInfo, TlsSettings, TlsStream};
+pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 
-/// Re-exported from burrow-handshake: the ClientHello profile.
-pub use burrow_handshake::Profile;
+/// Re-exported from burrow-handshake: the ClientHello profile and key log entries.
+pub use burrow_handshake::{KeyLogEntry, Profile};
 /// Re-exported from burrow-x509: the revocation policy and the staple verdict.
 pub use burrow_x509::{Revocation, StapleStatus};

@@ -2,8 +2,9 @@
 //! itself a `NetStream` — so TLS inside TLS (origin through an HTTPS proxy) needs nothing more.
 
 use std::io;
+use std::sync::Arc;
 
-use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, Profile};
+use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, KeyLogEntry, Profile};
 use burrow_x509::{Revocation, StapleStatus};
 
 use crate::error::Error;
@@ -28,6 +29,32 @@ pub struct TlsSettings {
     pub request_staple: bool,
     /// ALPN protocols offered, in preference order (empty = no ALPN extension).
     pub alpn: Vec<Vec<u8>>,
+    /// Receives each TLS secret as it is derived (NSS key log, `SSLKEYLOGFILE`, so Wireshark
+    /// can decrypt a capture). `None` (the default): secrets are never copied out.
+    pub key_log: Option<KeyLogSink>,
+}
+
+/// Where TLS secrets go when key logging is on (see [`TlsSettings::key_log`]).
+#[derive(Clone)]
+pub struct KeyLogSink(Arc<dyn Fn(&KeyLogEntry) + Send + Sync>);
+
+impl KeyLogSink {
+    /// A sink calling `f` once per secret (write [`KeyLogEntry::to_line`] to the key log file).
+    pub fn new(f: impl Fn(&KeyLogEntry) + Send + Sync + 'static) -> KeyLogSink {
+        KeyLogSink(Arc::new(f))
+    }
+
+    fn drain(&self, conn: &mut Connection) {
+        for e in conn.take_key_log() {
+            (self.0)(&e);
+        }
+    }
+}
+
+impl core::fmt::Debug for KeyLogSink {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("KeyLogSink")
+    }
 }
 
 impl Default for TlsSettings {
@@ -40,6 +67,7 @@ impl Default for TlsSettings {
             revocation: Revocation::CheckStaple,
             request_staple: true,
             alpn: vec![b"http/1.1".to_vec()],
+            key_log: None,
         }
     }
 }
@@ -135,7 +163,8 @@ impl<S: NetStream> TlsStream<S> {
                 .retain(|s| *s != ExtensionSlot::StatusRequest);
         }
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
-        let cfg = Config::new(profile.clone(), sni);
+        let mut cfg = Config::new(profile.clone(), sni);
+        cfg.key_log = settings.key_log.is_some();
         let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
         let io = |e| Error::from_io(e, Error::Io);
         let mut verdict = None;
@@ -143,6 +172,10 @@ impl<S: NetStream> TlsStream<S> {
         let mut buf = vec![0u8; READ_CHUNK];
         loop {
             let ev = conn.poll_event(now_ms);
+            // Drained before any error return: a failed handshake's secrets are logged too.
+            if let Some(sink) = &settings.key_log {
+                sink.drain(&mut conn);
+            }
             let out = conn.take_transmit();
             if !out.is_empty() {
                 inner.write_all(&out).await.map_err(io)?;

@@ -1,0 +1,210 @@
+//! `burrow URL`: a curl-like command line over burrow-client and TokioNet. `burrow --help`
+//! lists the options and the exit codes (one per failure class).
+
+#[path = "../cli/args.rs"]
+mod args;
+#[path = "../cli/describe.rs"]
+mod describe;
+#[path = "../cli/exit.rs"]
+mod exit;
+#[path = "../cli/keylog.rs"]
+mod keylog;
+#[path = "../cli/setup.rs"]
+mod setup;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use burrow_client::{Client, ClientConfig, Request, Response};
+use burrow_native::TokioNet;
+
+use args::{Command, Options};
+
+/// Why the run stopped: the exit code and what to tell the user.
+struct Failure {
+    exit: u8,
+    message: String,
+}
+
+impl Failure {
+    fn new(exit: u8, message: impl Into<String>) -> Failure {
+        Failure {
+            exit,
+            message: message.into(),
+        }
+    }
+
+    /// A client error, classed by its code; the message gets a command-line hint.
+    fn client(e: &burrow_client::Error, via_proxy: bool) -> Failure {
+        let code = e.code();
+        let mut message = e.to_string();
+        if let Some(h) = exit::hint(code) {
+            message.push_str("\nhint: ");
+            message.push_str(h);
+        }
+        Failure::new(exit::for_code(code, via_proxy), message)
+    }
+}
+
+fn main() -> ExitCode {
+    let code = match args::parse(std::env::args().skip(1)) {
+        Ok(Command::Help) => {
+            print!("{}", args::HELP);
+            exit::OK
+        }
+        Ok(Command::Fetch(o)) => match run(&o) {
+            Ok(()) => exit::OK,
+            Err(f) => {
+                for line in f.message.lines() {
+                    eprintln!("burrow: {line}");
+                }
+                f.exit
+            }
+        },
+        Err(m) => {
+            eprintln!("burrow: {m}");
+            exit::USAGE
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn run(o: &Options) -> Result<(), Failure> {
+    let config = setup::config(o)?;
+    let request = setup::request(o)?;
+    let via_proxy = burrow_client::uses_proxy(&config, &request.url);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(exit::OTHER, format!("cannot start the runtime: {e}")))?;
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&rt, transfer(o, config, request, via_proxy))
+}
+
+async fn transfer(
+    o: &Options,
+    config: ClientConfig,
+    request: Request,
+    via_proxy: bool,
+) -> Result<(), Failure> {
+    let client = Client::new(TokioNet, config);
+    let verbose_request = o.verbose.then(|| request_head(&client, &request));
+    let mut resp = client
+        .fetch(request)
+        .await
+        .map_err(|e| Failure::client(&e, via_proxy))?;
+    if let Some(req_head) = verbose_request {
+        for line in session_lines(&client, &resp) {
+            eprintln!("* {line}");
+        }
+        let version = resp.meta.http_version;
+        for (i, line) in req_head.iter().enumerate() {
+            match i {
+                0 => eprintln!("> {line} {version}"),
+                _ => eprintln!("> {line}"),
+            }
+        }
+        for line in response_head(&resp) {
+            eprintln!("< {line}");
+        }
+    }
+    if o.fail && resp.status >= 400 {
+        return Err(Failure::new(
+            exit::HTTP_STATUS,
+            format!("the server answered {} (--fail)", resp.status),
+        ));
+    }
+    let mut out: Box<dyn Write> = match &o.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| Failure::new(exit::WRITE, format!("cannot create -o {path}: {e}")))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let write_failed =
+        |e: std::io::Error| Failure::new(exit::WRITE, format!("writing the body: {e}"));
+    if o.include {
+        let mut head = String::new();
+        for line in response_head(&resp) {
+            head.push_str(&line);
+            head.push_str("\r\n");
+        }
+        head.push_str("\r\n");
+        out.write_all(head.as_bytes()).map_err(write_failed)?;
+    }
+    while let Some(chunk) = resp
+        .chunk()
+        .await
+        .map_err(|e| Failure::client(&e, via_proxy))?
+    {
+        out.write_all(&chunk).map_err(write_failed)?;
+    }
+    out.flush().map_err(write_failed)
+}
+
+/// The request head as the client will build it (framing headers it adds are shown too).
+fn request_head(client: &Client<TokioNet>, r: &Request) -> Vec<String> {
+    let mut target = r.url.path().to_string();
+    if let Some(q) = r.url.query() {
+        target.push('?');
+        target.push_str(q);
+    }
+    let mut lines = vec![format!("{} {target}", r.method)];
+    let host = match r.url.port() {
+        Some(p) => format!("{}:{p}", r.url.host_str().unwrap_or_default()),
+        None => r.url.host_str().unwrap_or_default().to_string(),
+    };
+    lines.push(format!("Host: {host}"));
+    let has = |n: &str| r.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
+    if let Some(ua) = client
+        .config()
+        .user_agent
+        .as_deref()
+        .filter(|_| !has("user-agent"))
+    {
+        lines.push(format!("User-Agent: {ua}"));
+    }
+    for (n, v) in &r.headers {
+        lines.push(format!("{n}: {v}"));
+    }
+    if let burrow_client::Body::Bytes(b) = &r.body {
+        lines.push(format!("Content-Length: {}", b.len()));
+    }
+    lines
+}
+
+fn response_head(r: &Response<TokioNet>) -> Vec<String> {
+    let mut lines = vec![format!("{} {}", r.meta.http_version, r.status)];
+    lines.extend(r.headers.iter().map(|(n, v)| format!("{n}: {v}")));
+    lines
+}
+
+/// Proxy, TLS sessions, timings: the `* ` lines of `-v`.
+fn session_lines(client: &Client<TokioNet>, r: &Response<TokioNet>) -> Vec<String> {
+    let m = &r.meta;
+    let mut lines = Vec::new();
+    lines.push(match (&m.proxied, &client.config().proxy) {
+        (Some(_), Some(p)) => format!("proxy: {}", setup::proxy_display(p)),
+        (None, Some(_)) => "proxy: bypassed (--noproxy)".to_string(),
+        _ => "proxy: none".to_string(),
+    });
+    if let Some(t) = &m.proxy_tls {
+        lines.extend(describe::tls_lines("proxy TLS", t));
+    }
+    match &m.tls {
+        Some(t) => lines.extend(describe::tls_lines("TLS", t)),
+        None => lines.push("TLS: none (http)".to_string()),
+    }
+    let t = m.timings;
+    lines.push(format!(
+        "timings: connect {} ms, proxy {} ms, tls {} ms, first byte {} ms, total {} ms",
+        t.connect, t.proxy, t.tls, t.ttfb, t.total
+    ));
+    lines.push(format!(
+        "connection: {}, {} redirect(s) followed, url {}",
+        if m.reused { "reused" } else { "new" },
+        m.redirects,
+        r.url
+    ));
+    lines
+}

@@ -1,0 +1,366 @@
+//! The `burrow` command line: options parsed by hand (curl's spellings) into [`Options`].
+
+use std::time::Duration;
+
+/// `burrow --help`.
+pub(crate) const HELP: &str = "\
+burrow - fetch a URL over burrow's own TLS 1.3/1.2 and HTTP (curl-like)
+
+usage: burrow [OPTIONS] URL
+
+Options:
+  -x, --proxy URL          proxy: http://, https://, socks5://, socks5h:// (user:pass@ for auth)
+      --proxy-cacert FILE  PEM trust anchors for an https:// proxy (repeatable; default: system roots)
+      --noproxy LIST       comma-separated hosts (and .domains) that bypass the proxy; * = all
+      --cacert FILE        PEM trust anchors for the server (repeatable; default: system roots)
+      --pin sha256/BASE64  require this SPKI pin in the server's chain (repeatable)
+  -k, --insecure           accept any server certificate (debugging only)
+      --http1.1            offer only HTTP/1.1 in ALPN
+      --http2              offer h2 then http/1.1 in ALPN (the default)
+  -X, --request METHOD     request method (default GET, or POST with -d)
+  -H, --header 'N: v'      add a request header (repeatable, sent in order)
+  -d, --data DATA          send DATA as the body (POST unless -X); @FILE sends FILE's bytes
+                           exactly (no newline stripping, unlike curl)
+      --data-binary DATA   same as -d
+  -o, --output FILE        write the body to FILE instead of stdout
+  -i, --include            print the response head before the body
+  -v, --verbose            print proxy, TLS session, certificate chain, OCSP staple, timings
+                           and the request/response heads to stderr
+  -f, --fail               exit 22 without printing the body when the status is >= 400
+  -L, --location           follow redirects (up to 20, or --max-redirs)
+      --max-redirs N       redirect limit with -L
+      --compressed         ask for and decode gzip / deflate / br / zstd bodies (the default)
+      --raw                passthrough: no decoding, the coded bytes and headers as received
+      --max-filesize BYTES body cap (wire and decoded bytes; default 33554432; 'none' = no cap)
+      --connect-timeout S  limit for TCP connect, proxy handshake and TLS handshake each
+  -m, --max-time S         limit for the whole transfer
+      --cookie-jar FILE    load cookies from FILE (if it exists) and write them back after
+  -h, --help               this text
+
+Environment:
+  SSLKEYLOGFILE            append the TLS secrets (NSS key log format) to this file, so
+                           Wireshark can decrypt a capture
+
+Exit codes:
+   0  success
+   1  other failure (random number generator, internal)
+   2  usage: bad option, unreadable --cacert/--pin/-d file, bad header
+   3  URL malformed or not http(s)
+   5  proxy: cannot reach it, it refused the tunnel, wants credentials, or broke its protocol
+   6  cannot connect to the server
+   7  TLS protocol failure or alert
+   8  certificate or OCSP staple rejected (CERT_*, OCSP_*): see --cacert, --pin, --insecure
+  16  HTTP protocol failure (malformed response, closed early)
+  22  HTTP status >= 400 with --fail
+  23  writing the body (stdout or -o FILE) failed
+  28  timeout (--connect-timeout, --max-time, or the built-in header/idle limits)
+  47  redirects: too many, a loop, https->http, or an unusable Location
+  56  the connection was lost while receiving
+  61  content decoding failed
+  63  body larger than --max-filesize
+";
+
+/// Which ALPN protocols to offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HttpVersion {
+    /// `--http1.1`.
+    Http11,
+    /// `--http2` (and the default).
+    Http2,
+}
+
+/// The request body's source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Data {
+    /// Literal bytes.
+    Inline(Vec<u8>),
+    /// `@FILE`.
+    File(String),
+}
+
+/// Everything the command line says.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Options {
+    pub(crate) url: String,
+    pub(crate) proxy: Option<String>,
+    pub(crate) proxy_cacert: Vec<String>,
+    pub(crate) noproxy: Option<String>,
+    pub(crate) cacert: Vec<String>,
+    pub(crate) pins: Vec<String>,
+    pub(crate) insecure: bool,
+    pub(crate) http: HttpVersion,
+    pub(crate) method: Option<String>,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) data: Option<Data>,
+    pub(crate) output: Option<String>,
+    pub(crate) include: bool,
+    pub(crate) verbose: bool,
+    pub(crate) fail: bool,
+    pub(crate) location: bool,
+    pub(crate) max_redirs: Option<u32>,
+    pub(crate) raw: bool,
+    /// `Some(None)` = `--max-filesize none`.
+    pub(crate) max_filesize: Option<Option<u64>>,
+    pub(crate) connect_timeout: Option<Duration>,
+    pub(crate) max_time: Option<Duration>,
+    pub(crate) cookie_jar: Option<String>,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Command {
+    /// `--help`.
+    Help,
+    /// A fetch.
+    Fetch(Box<Options>),
+}
+
+fn seconds(flag: &str, v: &str) -> Result<Duration, String> {
+    let s: f64 = v
+        .parse()
+        .map_err(|_| format!("{flag} wants seconds (e.g. 2.5), not {v:?}"))?;
+    if !s.is_finite() || s <= 0.0 || s > 1e9 {
+        return Err(format!(
+            "{flag} wants a positive number of seconds, not {v:?}"
+        ));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+fn header(v: &str) -> Result<(String, String), String> {
+    let (name, value) = v
+        .split_once(':')
+        .ok_or_else(|| format!("-H wants 'Name: value', not {v:?}"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("-H {v:?} has an empty header name"));
+    }
+    Ok((name.to_string(), value.trim().to_string()))
+}
+
+/// Parses the arguments after the program name.
+pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
+    let mut o = Options {
+        url: String::new(),
+        proxy: None,
+        proxy_cacert: Vec::new(),
+        noproxy: None,
+        cacert: Vec::new(),
+        pins: Vec::new(),
+        insecure: false,
+        http: HttpVersion::Http2,
+        method: None,
+        headers: Vec::new(),
+        data: None,
+        output: None,
+        include: false,
+        verbose: false,
+        fail: false,
+        location: false,
+        max_redirs: None,
+        raw: false,
+        max_filesize: None,
+        connect_timeout: None,
+        max_time: None,
+        cookie_jar: None,
+    };
+    let mut url = None;
+    let mut args = args.into_iter();
+    let mut only_positional = false;
+    while let Some(arg) = args.next() {
+        if only_positional || !arg.starts_with('-') || arg == "-" {
+            if url.replace(arg.clone()).is_some() {
+                return Err(format!("one URL only (second: {arg:?})"));
+            }
+            continue;
+        }
+        if arg == "--" {
+            only_positional = true;
+            continue;
+        }
+        // `--name=value` is accepted for long options.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            match inline.clone() {
+                Some(v) => Ok(v),
+                None => args.next().ok_or_else(|| format!("{flag} needs a value")),
+            }
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "-x" | "--proxy" => o.proxy = Some(value()?),
+            "--proxy-cacert" => o.proxy_cacert.push(value()?),
+            "--noproxy" => o.noproxy = Some(value()?),
+            "--cacert" => o.cacert.push(value()?),
+            "--pin" | "--pinnedpubkey" => o.pins.push(value()?),
+            "-k" | "--insecure" => o.insecure = true,
+            "--http1.1" => o.http = HttpVersion::Http11,
+            "--http2" => o.http = HttpVersion::Http2,
+            "-X" | "--request" => o.method = Some(value()?),
+            "-H" | "--header" => o.headers.push(header(&value()?)?),
+            "-d" | "--data" | "--data-binary" => {
+                let v = value()?;
+                o.data = Some(match v.strip_prefix('@') {
+                    Some(path) => Data::File(path.to_string()),
+                    None => Data::Inline(v.into_bytes()),
+                });
+            }
+            "-o" | "--output" => o.output = Some(value()?),
+            "-i" | "--include" => o.include = true,
+            "-v" | "--verbose" => o.verbose = true,
+            "-f" | "--fail" => o.fail = true,
+            "-L" | "--location" => o.location = true,
+            "--max-redirs" => {
+                let v = value()?;
+                o.max_redirs = Some(
+                    v.parse()
+                        .map_err(|_| format!("--max-redirs wants a count, not {v:?}"))?,
+                );
+            }
+            "--compressed" => o.raw = false,
+            "--raw" => o.raw = true,
+            "--max-filesize" => {
+                let v = value()?;
+                o.max_filesize =
+                    Some(match v.as_str() {
+                        "none" => None,
+                        n => Some(n.parse().map_err(|_| {
+                            format!("--max-filesize wants bytes or 'none', not {v:?}")
+                        })?),
+                    });
+            }
+            "--connect-timeout" => o.connect_timeout = Some(seconds(&flag, &value()?)?),
+            "-m" | "--max-time" => o.max_time = Some(seconds(&flag, &value()?)?),
+            "-c" | "--cookie-jar" => o.cookie_jar = Some(value()?),
+            other => return Err(format!("unknown option {other} (see --help)")),
+        }
+    }
+    o.url = url.ok_or("no URL given (see --help)")?;
+    Ok(Command::Fetch(Box::new(o)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fetch(args: &[&str]) -> Options {
+        match parse(args.iter().map(|s| s.to_string())).unwrap() {
+            Command::Fetch(o) => *o,
+            Command::Help => panic!("help"),
+        }
+    }
+
+    fn error(args: &[&str]) -> String {
+        parse(args.iter().map(|s| s.to_string())).unwrap_err()
+    }
+
+    #[test]
+    fn parses_curl_spellings() {
+        let o = fetch(&[
+            "-x",
+            "socks5h://127.0.0.1:1080",
+            "-H",
+            "A: b c ",
+            "--header=X-Y:z",
+            "-d",
+            "@body.bin",
+            "-X",
+            "PUT",
+            "--http1.1",
+            "-i",
+            "-v",
+            "-L",
+            "--max-redirs",
+            "3",
+            "--max-filesize",
+            "none",
+            "-m",
+            "1.5",
+            "https://a.test/",
+        ]);
+        assert_eq!(o.url, "https://a.test/");
+        assert_eq!(o.proxy.as_deref(), Some("socks5h://127.0.0.1:1080"));
+        assert_eq!(
+            o.headers,
+            [
+                ("A".to_string(), "b c".to_string()),
+                ("X-Y".to_string(), "z".to_string())
+            ]
+        );
+        assert_eq!(o.data, Some(Data::File("body.bin".to_string())));
+        assert_eq!(o.method.as_deref(), Some("PUT"));
+        assert_eq!(o.http, HttpVersion::Http11);
+        assert!(o.include && o.verbose && o.location);
+        assert_eq!(o.max_redirs, Some(3));
+        assert_eq!(o.max_filesize, Some(None));
+        assert_eq!(o.max_time, Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn defaults() {
+        let o = fetch(&["http://a.test/"]);
+        assert_eq!(o.http, HttpVersion::Http2);
+        assert!(!o.raw && !o.insecure && !o.location && !o.fail);
+        assert_eq!(o.max_filesize, None);
+        assert_eq!(o.data, None);
+    }
+
+    #[test]
+    fn rejects_bad_input_with_a_reason() {
+        assert!(error(&[]).contains("no URL"));
+        assert!(error(&["--frobnicate", "u"]).contains("unknown option --frobnicate"));
+        assert!(error(&["-H", "novalue", "u"]).contains("Name: value"));
+        assert!(error(&["-H", ": v", "u"]).contains("empty header name"));
+        assert!(error(&["u", "-o"]).contains("-o needs a value"));
+        assert!(error(&["-m", "0", "u"]).contains("positive"));
+        assert!(error(&["-m", "soon", "u"]).contains("seconds"));
+        assert!(error(&["--max-filesize", "big", "u"]).contains("'none'"));
+        assert!(error(&["a", "b"]).contains("one URL only"));
+    }
+
+    #[test]
+    fn help_wins_and_documents_every_option() {
+        assert_eq!(
+            parse(["-v".to_string(), "--help".to_string()]).unwrap(),
+            Command::Help
+        );
+        for flag in [
+            "--proxy",
+            "--proxy-cacert",
+            "--noproxy",
+            "--cacert",
+            "--pin",
+            "--insecure",
+            "--http1.1",
+            "--http2",
+            "--request",
+            "--header",
+            "--data",
+            "--data-binary",
+            "--output",
+            "--include",
+            "--verbose",
+            "--fail",
+            "--location",
+            "--max-redirs",
+            "--compressed",
+            "--raw",
+            "--max-filesize",
+            "--connect-timeout",
+            "--max-time",
+            "--cookie-jar",
+            "SSLKEYLOGFILE",
+        ] {
+            assert!(HELP.contains(flag), "--help does not mention {flag}");
+        }
+        for code in crate::exit::ALL {
+            assert!(
+                HELP.contains(&format!("\n  {code:>2}  ")),
+                "--help does not document exit code {code}"
+            );
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! `SSLKEYLOGFILE`: TLS secrets appended in the NSS key log format (one line per secret), so
+//! Wireshark can decrypt a capture of this run.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use burrow_client::KeyLogSink;
+
+/// The sink for `$SSLKEYLOGFILE`, or `None` when it is unset or empty.
+pub(crate) fn from_env() -> Result<Option<KeyLogSink>, String> {
+    let Some(path) = std::env::var_os("SSLKEYLOGFILE").filter(|p| !p.is_empty()) else {
+        return Ok(None);
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| format!("SSLKEYLOGFILE {}: {e}", path.to_string_lossy()))?;
+    Ok(Some(sink(file)))
+}
+
+fn sink(file: File) -> KeyLogSink {
+    let file = Arc::new(Mutex::new(file));
+    KeyLogSink::new(move |entry| {
+        let line = format!("{}\n", entry.to_line());
+        // One write per line, so runs sharing the file do not interleave within a line. A
+        // failed write loses only debugging data: the transfer goes on.
+        if let Ok(mut f) = file.lock() {
+            let _ = f.write_all(line.as_bytes());
+        }
+    })
+}

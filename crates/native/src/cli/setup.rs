@@ -1,0 +1,118 @@
+//! Options → `ClientConfig` and `Request` (local files read here; failures are usage errors).
+
+use burrow_client::{ClientConfig, NoProxy, Proxy, ProxyScheme, Request, Trust};
+
+use crate::args::{Data, HttpVersion, Options};
+use crate::{exit, keylog, Failure};
+
+fn read(flag: &str, path: &str) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure::new(exit::USAGE, format!("{flag} {path}: {e}")))
+}
+
+fn anchors(flag: &str, paths: &[String]) -> Result<Option<Trust>, Failure> {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let pems = paths
+        .iter()
+        .map(|p| read(flag, p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(Trust::AnchorsPem(pems)))
+}
+
+/// The client configuration the options describe.
+pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
+    let mut cfg = ClientConfig::default();
+    if let Some(p) = &o.proxy {
+        cfg.proxy = Some(Proxy::parse(p).map_err(|e| Failure::client(&e, true))?);
+    }
+    if let Some(list) = &o.noproxy {
+        cfg.no_proxy = NoProxy::parse(list);
+    }
+    if let Some(t) = anchors("--cacert", &o.cacert)? {
+        cfg.tls.trust = t;
+    }
+    if o.insecure {
+        cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
+    }
+    cfg.tls.pins.clone_from(&o.pins);
+    if let Some(t) = anchors("--proxy-cacert", &o.proxy_cacert)? {
+        cfg.proxy_tls.trust = t;
+    }
+    match o.http {
+        HttpVersion::Http11 => cfg.tls.alpn = vec![b"http/1.1".to_vec()],
+        // The client's default offer is its best: h2 first once it speaks h2.
+        HttpVersion::Http2 => {}
+    }
+    cfg.redirect.max_redirects = match (o.location, o.max_redirs) {
+        (false, _) => 0,
+        (true, Some(n)) => n,
+        (true, None) => cfg.redirect.max_redirects,
+    };
+    if let Some(cap) = o.max_filesize {
+        cfg.max_body_bytes = cap;
+    }
+    if let Some(d) = o.connect_timeout {
+        cfg.deadlines.connect = Some(d);
+        cfg.deadlines.proxy = Some(d);
+        cfg.deadlines.tls = Some(d);
+    }
+    if let Some(d) = o.max_time {
+        cfg.deadlines.total = Some(d);
+    }
+    let sink = keylog::from_env().map_err(|m| Failure::new(exit::USAGE, m))?;
+    cfg.tls.key_log.clone_from(&sink);
+    cfg.proxy_tls.key_log = sink;
+    Ok(cfg)
+}
+
+/// The request the options describe.
+pub(crate) fn request(o: &Options) -> Result<Request, Failure> {
+    let body = match &o.data {
+        None => None,
+        Some(Data::Inline(b)) => Some(b.clone()),
+        Some(Data::File(path)) => Some(read("-d @FILE:", path)?),
+    };
+    let method = match (&o.method, &body) {
+        (Some(m), _) => m.clone(),
+        (None, Some(_)) => "POST".to_string(),
+        (None, None) => "GET".to_string(),
+    };
+    let mut req = Request::new(&method, &o.url).map_err(|e| Failure::client(&e, false))?;
+    for (n, v) in &o.headers {
+        req = req.header(n, v);
+    }
+    if let Some(b) = body {
+        let typed = o
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("content-type"));
+        if !typed {
+            // As curl: -d data is a form unless the caller says otherwise.
+            req = req.header("Content-Type", "application/x-www-form-urlencoded");
+        }
+        req = req.body(b);
+    }
+    Ok(req)
+}
+
+/// `scheme://host:port` of a proxy, without its credentials.
+pub(crate) fn proxy_display(p: &Proxy) -> String {
+    let scheme = match p.scheme {
+        ProxyScheme::Http => "http",
+        ProxyScheme::Https => "https",
+        ProxyScheme::Socks5 => "socks5",
+        ProxyScheme::Socks5h => "socks5h",
+    };
+    let host = if p.host.contains(':') {
+        format!("[{}]", p.host)
+    } else {
+        p.host.clone()
+    };
+    let auth = if p.credentials.is_some() {
+        " (with credentials)"
+    } else {
+        ""
+    };
+    format!("{scheme}://{host}:{}{auth}", p.port)
+}
