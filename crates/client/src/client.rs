@@ -6,13 +6,15 @@ use std::rc::Rc;
 
 use burrow_h1::{BodyFraming, BodyKind, Decoder, Event, Limits, RequestHead, Target, Version};
 
+use burrow_proxy::connect::ProxyConnectionHeader;
+
 use crate::config::ClientConfig;
 use crate::connect::{connect, proxy_for, ConnInfo, Origin};
 use crate::deadline::Clock;
 use crate::error::{Error, Phase};
 use crate::message::{Body, Request, ResponseMeta};
 use crate::net::{Net, NetStream};
-use crate::proxy::{authority, basic_auth};
+use crate::proxy::{auth_required, authority, basic_auth};
 use crate::transport::Transport;
 
 /// Bytes read from the transport at a time.
@@ -273,7 +275,11 @@ impl<N: Net> Client<N> {
             match self.exchange(req, &origin, stream, &info, clock).await {
                 // Absolute-form: the proxy's own refusal arrives as the response.
                 Ok(ex) if ex.status == 407 && info.absolute_form.is_some() => {
-                    return Err(Error::ProxyAuthRequired)
+                    let had = info
+                        .absolute_form
+                        .as_ref()
+                        .is_some_and(|p| p.credentials.is_some());
+                    return Err(auth_required(had));
                 }
                 Ok(ex) => {
                     let mut info = info;
@@ -381,10 +387,11 @@ impl<N: Net> Client<N> {
         if let Some(a) = proxy_auth.as_deref() {
             head = head.header("Proxy-Authorization", a);
         }
-        let pc = info
-            .absolute_form
-            .as_ref()
-            .and_then(|_| cfg.proxy_connection.value());
+        let pc = info.absolute_form.as_ref().and(match cfg.proxy_connection {
+            ProxyConnectionHeader::KeepAlive => Some("keep-alive"),
+            ProxyConnectionHeader::Close => Some("close"),
+            _ => None,
+        });
         if let Some(v) = pc {
             head = head.header("Proxy-Connection", v);
         }

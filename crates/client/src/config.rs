@@ -1,8 +1,9 @@
 //! Client configuration.
 
 use crate::deadline::Deadlines;
-use crate::proxy::{NoProxy, Proxy, ProxyConnectionHeader};
 use crate::tls::TlsSettings;
+use burrow_proxy::connect::ProxyConnectionHeader;
+use burrow_proxy::{NoProxy, Proxy};
 
 /// Default `max_body_bytes`: 32 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
@@ -38,7 +39,7 @@ pub struct ClientConfig {
     pub proxy: Option<Proxy>,
     /// Hosts that bypass the proxy.
     pub no_proxy: NoProxy,
-    /// `Proxy-Connection` on CONNECT and absolute-form requests.
+    /// `Proxy-Connection` on CONNECT and absolute-form requests (default keep-alive).
     pub proxy_connection: ProxyConnectionHeader,
     /// TLS to an HTTPS proxy (its own trust, pins and SNI = the proxy's host); ALPN is not sent.
     pub proxy_tls: TlsSettings,
@@ -62,7 +63,7 @@ impl Default for ClientConfig {
         ClientConfig {
             proxy: None,
             no_proxy: NoProxy::default(),
-            proxy_connection: ProxyConnectionHeader::default(),
+            proxy_connection: ProxyConnectionHeader::KeepAlive,
             proxy_tls: TlsSettings {
                 alpn: Vec::new(),
                 ..TlsSettings::default()

@@ -22,6 +22,10 @@ mod tls;
 mod transport;
 mod trust;
 
+/// Re-exported from burrow-proxy: proxy URLs, no_proxy lists, the `Proxy-Connection` choice.
+pub use burrow_proxy::{
+    connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
+};
 pub use client::{uses_proxy, Client, Response};
 pub use config::{
     ClientConfig, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
@@ -31,9 +35,6 @@ pub use deadline::Deadlines;
 pub use error::{Error, Phase};
 pub use message::{Body, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
-pub use proxy::{
-    Credentials, NoProxy, Proxy, ProxyConnectionHeader, ProxyScheme, MAX_PROXY_REPLY_HEAD,
-};
 pub use tls::{CertSummary, TlsInfo, TlsSettings, TlsStream};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};

@@ -262,7 +262,6 @@ fn wrong_proxy_password_is_proxy_auth_required() {
                 "socks5://socksuser:wrong@127.0.0.1:{}",
                 p.port("SOCKS_AUTH")
             ),
-            format!("socks5h://127.0.0.1:{}", p.port("SOCKS_AUTH")),
             format!(
                 "https://proxyuser:wrong@localhost:{}",
                 p.port("HTTPS_PROXY_AUTH")
@@ -272,6 +271,10 @@ fn wrong_proxy_password_is_proxy_auth_required() {
             let e = get(&c, &u).await.unwrap_err();
             assert_eq!(e.code(), "PROXY_AUTH_REQUIRED", "{proxy}: {e}");
         }
+        // No credentials at all for a SOCKS proxy that needs them: no method in common.
+        let proxy = format!("socks5h://127.0.0.1:{}", p.port("SOCKS_AUTH"));
+        let e = get(&client(&p, Some(&proxy)), &u).await.unwrap_err();
+        assert_eq!(e.code(), "SOCKS5_NO_ACCEPTABLE_METHOD", "{e}");
     });
 }
 
