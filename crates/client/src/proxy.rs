@@ -59,7 +59,15 @@ async fn drive<S: NetStream, H: Handshake>(s: &mut S, h: &mut H) -> Result<Vec<u
         }
         match h.feed(buf.get(..n).unwrap_or(&[])).map_err(Error::Proxy)? {
             Progress::NeedMore => {}
-            Progress::Done { leftover } => return Ok(leftover),
+            Progress::Done { leftover } => {
+                // A reply can complete a step whose request is still queued (a script, or a
+                // proxy answering early): send it before the tunnel is used.
+                let out = h.take_transmit();
+                if !out.is_empty() {
+                    s.write_all(&out).await.map_err(io)?;
+                }
+                return Ok(leftover);
+            }
         }
     }
 }

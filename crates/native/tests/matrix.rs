@@ -3,7 +3,13 @@
 //! behaviours the issue lists (redirects, 500, incremental chunks, POST echo, proxy auth errors,
 //! idle timeout).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::field_reassign_with_default
+)]
 
 use std::collections::HashMap;
 use std::future::Future;
