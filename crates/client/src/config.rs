@@ -45,6 +45,8 @@ pub struct ClientConfig {
     pub proxy_tls: TlsSettings,
     /// TLS to origins: profile, trust, pins, revocation, ALPN.
     pub tls: TlsSettings,
+    /// Offer only http/1.1 in ALPN (no HTTP/2).
+    pub http1_only: bool,
     /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
     /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<u64>,
@@ -69,6 +71,7 @@ impl Default for ClientConfig {
                 ..TlsSettings::default()
             },
             tls: TlsSettings::default(),
+            http1_only: false,
             max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
             redirect: RedirectPolicy::default(),
             deadlines: Deadlines::default(),

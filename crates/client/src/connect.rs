@@ -113,13 +113,22 @@ pub(crate) async fn connect<N: Net>(
         }
     };
     let stream = if origin.https {
+        let h1_only;
+        let settings = if config.http1_only {
+            let mut s = config.tls.clone();
+            s.alpn.retain(|p| p.as_slice() != b"h2");
+            h1_only = s;
+            &h1_only
+        } else {
+            &config.tls
+        };
         let t2 = net.now_ms();
         let tls = clock
             .run(
                 net,
                 Phase::Tls,
                 d.tls,
-                TlsStream::connect(hop, &origin.host, &config.tls, net.now_ms()),
+                TlsStream::connect(hop, &origin.host, settings, net.now_ms()),
             )
             .await??;
         info.timings.tls = net.now_ms().saturating_sub(t2);

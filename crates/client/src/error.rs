@@ -63,6 +63,16 @@ pub enum Error {
     TrustConfig(burrow_x509::Error),
     /// The HTTP/1.1 response was malformed, or the request could not be encoded.
     Http1(burrow_h1::Error),
+    /// HTTP/2 failed (burrow-h2's code: `H2_PROTOCOL`, `H2_STREAM_RESET`, `H2_REFUSED`, ...).
+    H2(burrow_h2::Error),
+    /// The shared connection this request was on had already failed; `code` is the code of
+    /// that failure.
+    ConnectionFailed {
+        /// The original failure's code.
+        code: &'static str,
+        /// The original failure's message.
+        message: String,
+    },
     /// The server broke HTTP in a way no codec reports (closed before a response, ...).
     HttpProtocol(&'static str),
     /// The proxy handshake failed or the proxy URL is unusable (burrow-proxy's error and
@@ -100,6 +110,8 @@ impl Error {
             Error::Certificate(e) | Error::TrustConfig(e) => e.code(),
             Error::Http1(e) if e.is_caller_error() => "BAD_REQUEST",
             Error::Http1(_) | Error::HttpProtocol(_) => "HTTP_PROTOCOL",
+            Error::H2(e) => e.code(),
+            Error::ConnectionFailed { code, .. } => code,
             Error::Proxy(e) => e.code(),
             Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
             Error::RedirectLimit(_) => "REDIRECT_LIMIT",
@@ -167,6 +179,13 @@ impl fmt::Display for Error {
             Error::TrustConfig(e) => write!(f, "{code}: the trust configuration is unusable: {e}"),
             Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),
             Error::HttpProtocol(m) => write!(f, "{code}: {m}"),
+            Error::H2(e) => write!(
+                f,
+                "{code}: HTTP/2: {e}; set http1_only in ClientConfig to avoid HTTP/2"
+            ),
+            Error::ConnectionFailed { message, .. } => {
+                write!(f, "the shared connection had failed: {message}")
+            }
             Error::Proxy(e) if e.code() == "PROXY_AUTH_REQUIRED" => write!(
                 f,
                 "{code}: {e}; put the right user:password in ClientConfig.proxy's URL"

@@ -15,6 +15,7 @@ mod config;
 mod connect;
 mod deadline;
 mod error;
+mod h2;
 mod message;
 mod net;
 mod proxy;
@@ -33,6 +34,7 @@ pub use config::{
 };
 pub use deadline::Deadlines;
 pub use error::{Error, Phase};
+pub use h2::{H2_CONNECTION_WINDOW, H2_STREAM_WINDOW};
 pub use message::{Body, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
 pub use tls::{CertSummary, TlsInfo, TlsSettings, TlsStream};
