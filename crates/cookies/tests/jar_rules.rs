@@ -824,6 +824,131 @@ fn cases() -> Vec<Case> {
                 get("http://example.com/x", None),
             ],
         ),
+        // ---- inputs from the http-state corpus (abarth/http-state, later WPT), expected
+        // results re-derived from 6265bis §5.6/§5.7 ----
+        case(
+            "http-state 0017 5.6 a comma does not split cookies",
+            vec![set(H, "z=y, a=b"), get(H, Some("z=y, a=b"))],
+        ),
+        case(
+            "http-state 0018 5.6 text after ';' is an attribute",
+            vec![set(H, "z=y; foo=bar, a=b"), get(H, Some("z=y"))],
+        ),
+        case(
+            "http-state 0019 5.6.2 Max-Age with trailing text ignored",
+            vec![
+                set(H, "foo=b;max-age=3600, c=d;path=/"),
+                get_at(H, 3600, Some("foo=b")),
+            ],
+        ),
+        case(
+            "http-state 0020-0022 5.6 '=', '=x' and 'x=' between others",
+            vec![
+                set(H, "a=b"),
+                refuse(H, "=", "COOKIE_REJECTED_EMPTY"),
+                set_at(H, "=x", 1),
+                set_at(H, "y=", 2),
+                set_at(H, "c=d", 3),
+                get_at(H, 4, Some("a=b; x; y=; c=d")),
+            ],
+        ),
+        case(
+            "http-state 0025/0026/0028 5.7 '; bar', spaces, a tab: empty, ignored",
+            vec![
+                refuse(H, "; bar", "COOKIE_REJECTED_EMPTY"),
+                refuse(H, "   ", "COOKIE_REJECTED_EMPTY"),
+                refuse(H, "\t", "COOKIE_REJECTED_EMPTY"),
+                get(H, None),
+            ],
+        ),
+        case(
+            "http-state 0027 5.7 a second nameless cookie replaces the first",
+            vec![
+                set(H, "foo"),
+                set_at(H, "bar", 1),
+                get_at(H, 2, Some("bar")),
+            ],
+        ),
+        case(
+            "http-state attribute0003 5.6 a quoted attribute name is unknown",
+            vec![set(H, "foo=bar; \"Secure\""), get(H, Some("foo=bar"))],
+        ),
+        case(
+            "http-state attribute0004/0005/0007 5.6.5 Secure ignores its value",
+            vec![
+                refuse(
+                    H,
+                    "foo=bar; Secure=",
+                    "COOKIE_REJECTED_SECURE_FROM_INSECURE",
+                ),
+                refuse(
+                    H,
+                    "foo=bar; Secure=aaaa",
+                    "COOKIE_REJECTED_SECURE_FROM_INSECURE",
+                ),
+                refuse(
+                    H,
+                    "foo=bar; Secure =aaaaa",
+                    "COOKIE_REJECTED_SECURE_FROM_INSECURE",
+                ),
+                set(S, "foo=bar; Secure= aaaaa"),
+                get(H, None),
+                get(S, Some("foo=bar")),
+            ],
+        ),
+        case(
+            "http-state attribute0006 5.6 'Secure qux' is an unknown attribute",
+            vec![set(H, "foo=bar; Secure qux"), get(H, Some("foo=bar"))],
+        ),
+        case(
+            "http-state attribute0014 5.6.4 bare Path means default-path",
+            vec![
+                set("http://example.com/dir/page", "foo=bar; Path"),
+                get("http://example.com/dir", Some("foo=bar")),
+                get(H, None),
+            ],
+        ),
+        case(
+            "http-state attribute0018-0020 5.6 WSP around Path name and value",
+            vec![
+                set(H, "a=1; Path    =/qux"),
+                set_at(H, "b=2; Path=    /qux", 1),
+                set_at(H, "c=3; Path=/qux      ; taz", 2),
+                get_at("http://example.com/qux", 3, Some("a=1; b=2; c=3")),
+                get_at(H, 3, None),
+            ],
+        ),
+        case(
+            "http-state attribute0026 5.6 ';' inside quotes still splits",
+            vec![
+                set(S, "foo=bar; qux=\"aaa;bbb\"; Secure"),
+                get(H, None),
+                get(S, Some("foo=bar")),
+            ],
+        ),
+        case(
+            "http-state charset0002 5.6 UTF-8 name and value kept as bytes",
+            vec![
+                set(H, "春节回=家路·春运; 完全手册"),
+                get(H, Some("春节回=家路·春运")),
+            ],
+        ),
+        case(
+            "http-state chromium0004/0005 5.6 an unbalanced quote is part of the value",
+            vec![
+                set(H, "aBc=\"zz;pp\" ; ;"),
+                set_at(H, "d=\"zz ;", 1),
+                get_at(H, 2, Some("aBc=\"zz; d=\"zz")),
+            ],
+        ),
+        case(
+            "http-state chromium0009 5.6 nameless cookie with attributes",
+            vec![set(H, "BLAHHH; path=/;"), get(H, Some("BLAHHH"))],
+        ),
+        case(
+            "http-state chromium0015 5.6 '=' inside the value",
+            vec![set(H, "  A=== BC  ;foo;;;   bar"), get(H, Some("A=== BC"))],
+        ),
         // ---- limits ----
         case(
             "5.6 name+value of exactly 4096 bytes accepted",
