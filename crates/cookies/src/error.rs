@@ -21,8 +21,9 @@ pub enum Rejected {
         /// The limit.
         limit: usize,
     },
-    /// A control character (%x00-08, %x0A-1F, %x7F) appears in the value (§5.6).
-    ControlCharacter,
+    /// Syntax: a control character (%x00-08, %x0A-1F, %x7F) appears in the value (§5.6), the
+    /// only syntax error §5.6 refuses a whole value for (everything else is lenient).
+    Syntax,
     /// Both the name and the value are empty (§5.7).
     Empty,
     /// The response URL is not http or https, or has no host.
@@ -64,7 +65,7 @@ impl Rejected {
         match self {
             Rejected::SetCookieTooLong { .. } => "COOKIE_REJECTED_HEADER_TOO_LONG",
             Rejected::TooLarge { .. } => "COOKIE_REJECTED_TOO_LARGE",
-            Rejected::ControlCharacter => "COOKIE_REJECTED_SYNTAX",
+            Rejected::Syntax => "COOKIE_REJECTED_SYNTAX",
             Rejected::Empty => "COOKIE_REJECTED_EMPTY",
             Rejected::NonHttpUrl => "COOKIE_REJECTED_NON_HTTP_URL",
             Rejected::NonAsciiDomain => "COOKIE_REJECTED_NON_ASCII_DOMAIN",
@@ -93,7 +94,7 @@ impl fmt::Display for Rejected {
                 "cookie name and value are {bytes} bytes, over the {limit}-byte limit \
                  (Limits::max_cookie_bytes)"
             ),
-            Rejected::ControlCharacter => {
+            Rejected::Syntax => {
                 f.write_str("Set-Cookie value contains a control character; cookie ignored")
             }
             Rejected::Empty => f.write_str("Set-Cookie has neither a name nor a value"),

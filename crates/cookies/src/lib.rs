@@ -19,6 +19,23 @@
 //!   as host-only on `localhost` itself.
 //!
 //! No I/O, no clock, no randomness; builds for wasm32-unknown-unknown.
+//!
+//! ```
+//! use burrow_cookies::{Jar, Rejected};
+//! let now = 1_700_000_000;
+//! let mut jar = Jar::new();
+//! let url = url::Url::parse("https://www.example.com/login").unwrap();
+//! jar.store(&url, "sid=abc; Secure; HttpOnly; Path=/", now).unwrap();
+//! jar.store(&url, "lang=en; Domain=example.com", now).unwrap();
+//! let err = jar.store(&url, "x=1; Domain=com", now).unwrap_err();
+//! assert_eq!(err.code(), "COOKIE_REJECTED_PUBLIC_SUFFIX");
+//! assert!(matches!(err, Rejected::PublicSuffix { .. }));
+//!
+//! let api = url::Url::parse("https://api.example.com/v1").unwrap();
+//! assert_eq!(jar.cookie_header(&api, now + 1).as_deref(), Some("lang=en"));
+//! let home = url::Url::parse("https://www.example.com/").unwrap();
+//! assert_eq!(jar.cookie_header(&home, now + 1).as_deref(), Some("sid=abc; lang=en"));
+//! ```
 
 mod date;
 mod error;

@@ -69,7 +69,7 @@ pub(crate) fn parse(
     max_name_value_bytes: usize,
 ) -> Result<Parsed<'_>, Rejected> {
     if set_cookie.bytes().any(is_refused_control) {
-        return Err(Rejected::ControlCharacter);
+        return Err(Rejected::Syntax);
     }
     let (name_value, attributes) = match set_cookie.split_once(';') {
         Some((nv, rest)) => (nv, Some(rest)),

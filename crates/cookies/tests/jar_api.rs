@@ -186,7 +186,7 @@ fn codes_are_distinct_and_messages_say_why() {
             bytes: 5000,
             limit: 4096,
         },
-        Rejected::ControlCharacter,
+        Rejected::Syntax,
         Rejected::Empty,
         Rejected::NonHttpUrl,
         Rejected::NonAsciiDomain,
