@@ -6,13 +6,16 @@ use std::rc::Rc;
 
 use burrow_h1::{BodyFraming, BodyKind, Decoder, Event, Limits, RequestHead, Target, Version};
 
+use burrow_proxy::connect::ProxyConnectionHeader;
+
 use crate::config::ClientConfig;
 use crate::connect::{connect, proxy_for, ConnInfo, Origin};
 use crate::deadline::Clock;
 use crate::error::{Error, Phase};
-use crate::message::{Body, Request, ResponseMeta};
+use crate::h2::{request_headers, H2Conn};
+use crate::message::{Body, Request, ResponseMeta, Timings};
 use crate::net::{Net, NetStream};
-use crate::proxy::{authority, basic_auth};
+use crate::proxy::{auth_required, authority, basic_auth};
 use crate::transport::Transport;
 
 /// Bytes read from the transport at a time.
@@ -27,9 +30,21 @@ pub(crate) struct Inner<N: Net> {
     pub(crate) net: N,
     pub(crate) config: ClientConfig,
     pool: RefCell<HashMap<Origin, Vec<Idle<N::Stream>>>>,
+    h2: RefCell<HashMap<Origin, (H2Conn, ConnInfo)>>,
 }
 
 impl<N: Net> Inner<N> {
+    fn h2_for(&self, origin: &Origin) -> Option<(H2Conn, ConnInfo)> {
+        let mut h2 = self.h2.borrow_mut();
+        match h2.get(origin) {
+            Some((c, _)) if !c.usable() => {
+                h2.remove(origin);
+                None
+            }
+            other => other.cloned(),
+        }
+    }
+
     fn take_idle(&self, origin: &Origin) -> Option<Idle<N::Stream>> {
         self.pool.borrow_mut().get_mut(origin)?.pop()
     }
@@ -66,7 +81,7 @@ pub struct Response<N: Net> {
     pub url: url::Url,
     /// How the response was obtained.
     pub meta: ResponseMeta,
-    body: BodyReader<N>,
+    body: BodySource<N>,
 }
 
 impl<N: Net> core::fmt::Debug for Response<N> {
@@ -80,7 +95,7 @@ impl<N: Net> core::fmt::Debug for Response<N> {
     }
 }
 
-struct BodyReader<N: Net> {
+struct H1Body<N: Net> {
     client: Rc<Inner<N>>,
     origin: Origin,
     stream: Option<Transport<N::Stream>>,
@@ -104,7 +119,10 @@ impl<N: Net> Response<N> {
     /// The next piece of the body as it arrives; `None` at the end. Each read waits at most
     /// `deadlines.idle` (`TIMEOUT_IDLE`).
     pub async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
-        self.body.chunk().await
+        match &mut self.body {
+            BodySource::H1(b) => b.chunk().await,
+            BodySource::H2(b) => b.chunk().await,
+        }
     }
 
     /// The whole body (bounded by `max_body_bytes`).
@@ -117,7 +135,66 @@ impl<N: Net> Response<N> {
     }
 }
 
-impl<N: Net> BodyReader<N> {
+enum BodySource<N: Net> {
+    H1(Box<H1Body<N>>),
+    H2(H2Body<N>),
+}
+
+struct H2Body<N: Net> {
+    client: Rc<Inner<N>>,
+    conn: H2Conn,
+    id: u32,
+    done: bool,
+    wire: u64,
+    clock: Clock,
+}
+
+impl<N: Net> H2Body<N> {
+    async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let net = &self.client.net;
+        let idle = self.client.config.deadlines.idle;
+        let got = self
+            .clock
+            .run(net, Phase::Idle, idle, self.conn.data(self.id))
+            .await;
+        let piece = match got {
+            Ok(Ok(p)) => p,
+            Ok(Err(e)) | Err(e) => {
+                self.done = true;
+                self.conn.cancel(self.id);
+                return Err(e);
+            }
+        };
+        let Some(piece) = piece else {
+            self.done = true;
+            return Ok(None);
+        };
+        self.wire = self
+            .wire
+            .saturating_add(u64::try_from(piece.len()).unwrap_or(u64::MAX));
+        if let Some(limit) = self.client.config.max_body_bytes {
+            if self.wire > limit {
+                self.done = true;
+                self.conn.cancel(self.id);
+                return Err(Error::BodyTooLarge { limit });
+            }
+        }
+        Ok(Some(piece))
+    }
+}
+
+impl<N: Net> Drop for H2Body<N> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.conn.cancel(self.id);
+        }
+    }
+}
+
+impl<N: Net> H1Body<N> {
     async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
         loop {
             if self.done {
@@ -213,6 +290,7 @@ impl<N: Net> Client<N> {
                 net,
                 config,
                 pool: RefCell::new(HashMap::new()),
+                h2: RefCell::new(HashMap::new()),
             }),
         }
     }
@@ -261,6 +339,15 @@ impl<N: Net> Client<N> {
         let origin = Origin::of(&req.url)?;
         let mut retried = false;
         loop {
+            if let Some((h2, info)) = self.inner.h2_for(&origin) {
+                match self.send_h2(req, &h2, info, true, retried, clock).await {
+                    Err(e) if !retried && req.retryable() && h2_retryable(&e) => {
+                        retried = true;
+                        continue;
+                    }
+                    other => return other,
+                }
+            }
             let pooled = self.inner.take_idle(&origin);
             let reused = pooled.is_some();
             let (stream, info) = match pooled {
@@ -270,10 +357,27 @@ impl<N: Net> Client<N> {
                     (c.stream, c.info)
                 }
             };
+            let alpn_h2 = info
+                .tls
+                .as_ref()
+                .is_some_and(|t| t.alpn.as_deref() == Some("h2"));
+            if alpn_h2 && !reused {
+                let (h2, driver) = H2Conn::start(stream);
+                self.inner.net.spawn(Box::pin(driver));
+                self.inner
+                    .h2
+                    .borrow_mut()
+                    .insert(origin.clone(), (h2.clone(), info.clone()));
+                return self.send_h2(req, &h2, info, false, retried, clock).await;
+            }
             match self.exchange(req, &origin, stream, &info, clock).await {
                 // Absolute-form: the proxy's own refusal arrives as the response.
                 Ok(ex) if ex.status == 407 && info.absolute_form.is_some() => {
-                    return Err(Error::ProxyAuthRequired)
+                    let had = info
+                        .absolute_form
+                        .as_ref()
+                        .is_some_and(|p| p.credentials.is_some());
+                    return Err(auth_required(had));
                 }
                 Ok(ex) => {
                     let mut info = info;
@@ -286,6 +390,100 @@ impl<N: Net> Client<N> {
                 Err(a) => return Err(a.error),
             }
         }
+    }
+
+    async fn send_h2(
+        &self,
+        req: &Request,
+        h2: &H2Conn,
+        info: ConnInfo,
+        reused: bool,
+        retried: bool,
+        clock: &Clock,
+    ) -> Result<Response<N>, Error> {
+        let cfg = &self.inner.config;
+        let net = &self.inner.net;
+        let origin = Origin::of(&req.url)?;
+        let authority = match req.url.port() {
+            Some(_) => authority(&origin.host, origin.port),
+            None if origin.host.contains(':') => format!("[{}]", origin.host),
+            None => origin.host.clone(),
+        };
+        let path = match req.url.query() {
+            Some(q) => format!("{}?{q}", req.url.path()),
+            None => req.url.path().to_string(),
+        };
+        let mut fields = Vec::new();
+        let has = |name: &str| {
+            req.headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
+        if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
+            fields.push(("user-agent".to_string(), ua.to_string()));
+        }
+        fields.extend(req.headers.iter().cloned());
+        let body = match &req.body {
+            Body::Empty => Vec::new(),
+            Body::Bytes(b) => b.clone(),
+        };
+        if !body.is_empty() && !has("content-length") {
+            fields.push(("content-length".to_string(), body.len().to_string()));
+        }
+        let headers = request_headers(&req.method, req.url.scheme(), &authority, &path, &fields);
+        let t_sent = net.now_ms();
+        let id = h2.send(&headers, body)?;
+        let head = clock
+            .run(net, Phase::Headers, cfg.deadlines.headers, h2.head(id))
+            .await;
+        let (status, headers) = match head {
+            Ok(Ok(h)) => h,
+            Ok(Err(e)) | Err(e) => {
+                h2.cancel(id);
+                return Err(e);
+            }
+        };
+        let mut timings = if reused {
+            Timings::default()
+        } else {
+            info.timings
+        };
+        timings.ttfb = net.now_ms().saturating_sub(t_sent);
+        let mut body = H2Body {
+            client: Rc::clone(&self.inner),
+            conn: h2.clone(),
+            id,
+            done: false,
+            wire: 0,
+            clock: *clock,
+        };
+        let declared = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, v)| v.trim().parse::<u64>().ok());
+        if let (Some(limit), Some(n)) = (cfg.max_body_bytes, declared) {
+            if n > limit {
+                body.done = true;
+                h2.cancel(id);
+                return Err(Error::BodyTooLarge { limit });
+            }
+        }
+        Ok(Response {
+            status,
+            headers,
+            url: req.url.clone(),
+            meta: ResponseMeta {
+                tls: info.tls,
+                proxy_tls: info.proxy_tls,
+                proxied: info.proxied,
+                http_version: "HTTP/2",
+                reused,
+                retried,
+                timings,
+                redirects: 0,
+            },
+            body: BodySource::H2(body),
+        })
     }
 
     fn respond(
@@ -312,7 +510,7 @@ impl<N: Net> Client<N> {
             timings,
             redirects: 0,
         };
-        let body = BodyReader {
+        let body = BodySource::H1(Box::new(H1Body {
             client: Rc::clone(&self.inner),
             origin,
             stream: Some(ex.stream),
@@ -322,7 +520,7 @@ impl<N: Net> Client<N> {
             done: false,
             wire: 0,
             clock: ex.clock,
-        };
+        }));
         Response {
             status: ex.status,
             headers: ex.headers,
@@ -381,10 +579,11 @@ impl<N: Net> Client<N> {
         if let Some(a) = proxy_auth.as_deref() {
             head = head.header("Proxy-Authorization", a);
         }
-        let pc = info
-            .absolute_form
-            .as_ref()
-            .and_then(|_| cfg.proxy_connection.value());
+        let pc = info.absolute_form.as_ref().and(match cfg.proxy_connection {
+            ProxyConnectionHeader::KeepAlive => Some("keep-alive"),
+            ProxyConnectionHeader::Close => Some("close"),
+            _ => None,
+        });
         if let Some(v) = pc {
             head = head.header("Proxy-Connection", v);
         }
@@ -499,6 +698,16 @@ impl<N: Net> Client<N> {
                 }
             }
         }
+    }
+}
+
+/// Whether an HTTP/2 failure on a shared connection means the request was not processed:
+/// refused by GOAWAY or REFUSED_STREAM, or the connection had died before it was sent.
+fn h2_retryable(e: &Error) -> bool {
+    match e {
+        Error::H2(h) => h.is_retryable(),
+        Error::ConnectionFailed { .. } => true,
+        _ => false,
     }
 }
 

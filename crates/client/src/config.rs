@@ -1,8 +1,9 @@
 //! Client configuration.
 
 use crate::deadline::Deadlines;
-use crate::proxy::{NoProxy, Proxy, ProxyConnectionHeader};
 use crate::tls::TlsSettings;
+use burrow_proxy::connect::ProxyConnectionHeader;
+use burrow_proxy::{NoProxy, Proxy};
 
 /// Default `max_body_bytes`: 32 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
@@ -38,12 +39,14 @@ pub struct ClientConfig {
     pub proxy: Option<Proxy>,
     /// Hosts that bypass the proxy.
     pub no_proxy: NoProxy,
-    /// `Proxy-Connection` on CONNECT and absolute-form requests.
+    /// `Proxy-Connection` on CONNECT and absolute-form requests (default keep-alive).
     pub proxy_connection: ProxyConnectionHeader,
     /// TLS to an HTTPS proxy (its own trust, pins and SNI = the proxy's host); ALPN is not sent.
     pub proxy_tls: TlsSettings,
     /// TLS to origins: profile, trust, pins, revocation, ALPN.
     pub tls: TlsSettings,
+    /// Offer only http/1.1 in ALPN (no HTTP/2).
+    pub http1_only: bool,
     /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
     /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<u64>,
@@ -62,12 +65,13 @@ impl Default for ClientConfig {
         ClientConfig {
             proxy: None,
             no_proxy: NoProxy::default(),
-            proxy_connection: ProxyConnectionHeader::default(),
+            proxy_connection: ProxyConnectionHeader::KeepAlive,
             proxy_tls: TlsSettings {
                 alpn: Vec::new(),
                 ..TlsSettings::default()
             },
             tls: TlsSettings::default(),
+            http1_only: false,
             max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
             redirect: RedirectPolicy::default(),
             deadlines: Deadlines::default(),

@@ -6,9 +6,10 @@ use crate::deadline::Clock;
 use crate::error::{Error, Phase};
 use crate::message::Timings;
 use crate::net::{Net, NetStream};
-use crate::proxy::{http_connect, socks5_connect, Proxy, ProxyScheme};
+use crate::proxy::{http_connect, socks5_connect};
 use crate::tls::{TlsInfo, TlsStream};
 use crate::transport::{Hop, HopKind, Transport};
+use burrow_proxy::{Proxy, Scheme as ProxyScheme};
 
 /// Where a request goes: the origin as the URL names it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -112,13 +113,22 @@ pub(crate) async fn connect<N: Net>(
         }
     };
     let stream = if origin.https {
+        let h1_only;
+        let settings = if config.http1_only {
+            let mut s = config.tls.clone();
+            s.alpn.retain(|p| p.as_slice() != b"h2");
+            h1_only = s;
+            &h1_only
+        } else {
+            &config.tls
+        };
         let t2 = net.now_ms();
         let tls = clock
             .run(
                 net,
                 Phase::Tls,
                 d.tls,
-                TlsStream::connect(hop, &origin.host, &config.tls, net.now_ms()),
+                TlsStream::connect(hop, &origin.host, settings, net.now_ms()),
             )
             .await??;
         info.timings.tls = net.now_ms().saturating_sub(t2);
@@ -140,13 +150,14 @@ async fn proxy_handshake<N: Net>(
 ) -> Result<Hop<N::Stream>, Error> {
     let creds = p.credentials.as_ref();
     let pc = config.proxy_connection;
+    let ua = config.user_agent.as_deref();
     match p.scheme {
         ProxyScheme::Http if !origin.https => {
             info.absolute_form = Some(p.clone());
             Ok(Hop::tcp(tcp))
         }
         ProxyScheme::Http => {
-            let early = http_connect(&mut tcp, &origin.host, origin.port, creds, pc).await?;
+            let early = http_connect(&mut tcp, &origin.host, origin.port, creds, pc, ua).await?;
             Ok(Hop {
                 early,
                 early_pos: 0,
@@ -157,7 +168,7 @@ async fn proxy_handshake<N: Net>(
             let mut tls = TlsStream::connect(tcp, &p.host, &config.proxy_tls, net.now_ms()).await?;
             info.proxy_tls = Some(tls.info().clone());
             let early = if origin.https {
-                http_connect(&mut tls, &origin.host, origin.port, creds, pc).await?
+                http_connect(&mut tls, &origin.host, origin.port, creds, pc, ua).await?
             } else {
                 info.absolute_form = Some(p.clone());
                 Vec::new()

@@ -63,21 +63,21 @@ pub enum Error {
     TrustConfig(burrow_x509::Error),
     /// The HTTP/1.1 response was malformed, or the request could not be encoded.
     Http1(burrow_h1::Error),
+    /// HTTP/2 failed (burrow-h2's code: `H2_PROTOCOL`, `H2_STREAM_RESET`, `H2_REFUSED`, ...).
+    H2(burrow_h2::Error),
+    /// The shared connection this request was on had already failed; `code` is the code of
+    /// that failure.
+    ConnectionFailed {
+        /// The original failure's code.
+        code: &'static str,
+        /// The original failure's message.
+        message: String,
+    },
     /// The server broke HTTP in a way no codec reports (closed before a response, ...).
     HttpProtocol(&'static str),
-    /// The proxy asked for credentials (HTTP 407, or SOCKS5 authentication failed).
-    ProxyAuthRequired,
-    /// The proxy refused the tunnel; `status` is the HTTP status or the SOCKS5 reply code.
-    ProxyRefused {
-        /// HTTP status (CONNECT) or SOCKS5 REP value.
-        status: u16,
-        /// What the status means.
-        reason: &'static str,
-    },
-    /// The proxy broke its protocol (malformed reply, closed early, oversized head).
-    ProxyProtocol(&'static str),
-    /// The proxy URL or no_proxy list is not usable.
-    ProxyConfig(String),
+    /// The proxy handshake failed or the proxy URL is unusable (burrow-proxy's error and
+    /// code: `PROXY_AUTH_REQUIRED`, `PROXY_REFUSED`, `SOCKS5_*`, `PROXY_PROTOCOL`, ...).
+    Proxy(burrow_proxy::Error),
     /// The body exceeds `max_body_bytes` (Content-Length, wire bytes or decoded bytes).
     BodyTooLarge {
         /// The configured cap.
@@ -110,10 +110,9 @@ impl Error {
             Error::Certificate(e) | Error::TrustConfig(e) => e.code(),
             Error::Http1(e) if e.is_caller_error() => "BAD_REQUEST",
             Error::Http1(_) | Error::HttpProtocol(_) => "HTTP_PROTOCOL",
-            Error::ProxyAuthRequired => "PROXY_AUTH_REQUIRED",
-            Error::ProxyRefused { .. } => "PROXY_REFUSED",
-            Error::ProxyProtocol(_) => "PROXY_PROTOCOL",
-            Error::ProxyConfig(_) => "PROXY_CONFIG",
+            Error::H2(e) => e.code(),
+            Error::ConnectionFailed { code, .. } => code,
+            Error::Proxy(e) => e.code(),
             Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
             Error::RedirectLimit(_) => "REDIRECT_LIMIT",
             Error::RedirectLoop(_) => "REDIRECT_LOOP",
@@ -180,16 +179,21 @@ impl fmt::Display for Error {
             Error::TrustConfig(e) => write!(f, "{code}: the trust configuration is unusable: {e}"),
             Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),
             Error::HttpProtocol(m) => write!(f, "{code}: {m}"),
-            Error::ProxyAuthRequired => write!(
+            Error::H2(e) => write!(
                 f,
-                "{code}: the proxy wants credentials or refused the ones given; put user:password in the proxy URL"
+                "{code}: HTTP/2: {e}; set http1_only in ClientConfig to avoid HTTP/2"
             ),
-            Error::ProxyRefused { status, reason } => write!(
+            Error::ConnectionFailed { message, .. } => {
+                write!(f, "the shared connection had failed: {message}")
+            }
+            Error::Proxy(e) if e.code() == "PROXY_AUTH_REQUIRED" => write!(
                 f,
-                "{code}: the proxy refused the tunnel ({status}: {reason}); check the proxy or add the host to no_proxy"
+                "{code}: {e}; put the right user:password in ClientConfig.proxy's URL"
             ),
-            Error::ProxyProtocol(m) => write!(f, "{code}: the proxy broke its protocol: {m}"),
-            Error::ProxyConfig(m) => write!(f, "{code}: {m}; fix ClientConfig.proxy"),
+            Error::Proxy(e) => write!(
+                f,
+                "{code}: {e}; check ClientConfig.proxy, or list the host in no_proxy"
+            ),
             Error::BodyTooLarge { limit } => write!(
                 f,
                 "{code}: the body exceeds max_body_bytes ({limit}); raise it or set None for no limit"
@@ -219,8 +223,8 @@ mod tests {
 
     #[test]
     fn errors_cross_io_boundaries_typed() {
-        let io = Error::ProxyAuthRequired.into_io();
-        assert_eq!(Error::from_io(io, Error::Io).code(), "PROXY_AUTH_REQUIRED");
+        let io = Error::BadRequest("x").into_io();
+        assert_eq!(Error::from_io(io, Error::Io).code(), "BAD_REQUEST");
         let plain = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset");
         assert_eq!(Error::from_io(plain, Error::Io).code(), "CONNECTION_LOST");
     }

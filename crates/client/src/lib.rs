@@ -15,6 +15,7 @@ mod config;
 mod connect;
 mod deadline;
 mod error;
+mod h2;
 mod message;
 mod net;
 mod proxy;
@@ -22,6 +23,10 @@ mod tls;
 mod transport;
 mod trust;
 
+/// Re-exported from burrow-proxy: proxy URLs, no_proxy lists, the `Proxy-Connection` choice.
+pub use burrow_proxy::{
+    connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
+};
 pub use client::{uses_proxy, Client, Response};
 pub use config::{
     ClientConfig, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
@@ -29,11 +34,9 @@ pub use config::{
 };
 pub use deadline::Deadlines;
 pub use error::{Error, Phase};
+pub use h2::{H2_CONNECTION_WINDOW, H2_STREAM_WINDOW};
 pub use message::{Body, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
-pub use proxy::{
-    Credentials, NoProxy, Proxy, ProxyConnectionHeader, ProxyScheme, MAX_PROXY_REPLY_HEAD,
-};
 pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};

@@ -1,8 +1,8 @@
 //! Requests and responses as the caller sees them.
 
 use crate::error::Error;
-use crate::proxy::ProxyScheme;
 use crate::tls::TlsInfo;
+use burrow_proxy::Scheme as ProxyScheme;
 
 /// A request body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

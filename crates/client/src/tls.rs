@@ -58,7 +58,8 @@ impl core::fmt::Debug for KeyLogSink {
 }
 
 impl Default for TlsSettings {
-    /// The default web profile, system roots, staples requested and checked, ALPN http/1.1.
+    /// The default web profile, system roots, staples requested and checked, ALPN h2 then
+    /// http/1.1.
     fn default() -> Self {
         TlsSettings {
             profile: Profile::default_web(),
@@ -66,7 +67,7 @@ impl Default for TlsSettings {
             pins: Vec::new(),
             revocation: Revocation::CheckStaple,
             request_staple: true,
-            alpn: vec![b"http/1.1".to_vec()],
+            alpn: vec![b"h2".to_vec(), b"http/1.1".to_vec()],
             key_log: None,
         }
     }

@@ -3,7 +3,13 @@
 //! behaviours the issue lists (redirects, 500, incremental chunks, POST echo, proxy auth errors,
 //! idle timeout).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::field_reassign_with_default
+)]
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -103,6 +109,19 @@ fn row(proxy: &str) {
                             ));
                         }
                         assert_eq!(r.meta.proxied.is_some(), url.is_some());
+                        // ALPN picks: nginx DEF and Caddy select h2, H1 http/1.1; gnutls-serv
+                        // sends no ALPN and answers HTTP/1.0.
+                        let want = match origin {
+                            "DEF" | "CADDY" => "HTTP/2",
+                            "H1" => "HTTP/1.1",
+                            _ => "HTTP/1.0",
+                        };
+                        if r.meta.http_version != want {
+                            failures.push(format!(
+                                "{proxy} × {origin} × /{body}: {} (want {want})",
+                                r.meta.http_version
+                            ));
+                        }
                         let tls = r.meta.tls.as_ref().unwrap();
                         assert!(tls.version == 0x0304 || tls.version == 0x0303);
                         assert!(!tls.peer_chain.is_empty());
@@ -262,7 +281,6 @@ fn wrong_proxy_password_is_proxy_auth_required() {
                 "socks5://socksuser:wrong@127.0.0.1:{}",
                 p.port("SOCKS_AUTH")
             ),
-            format!("socks5h://127.0.0.1:{}", p.port("SOCKS_AUTH")),
             format!(
                 "https://proxyuser:wrong@localhost:{}",
                 p.port("HTTPS_PROXY_AUTH")
@@ -272,6 +290,10 @@ fn wrong_proxy_password_is_proxy_auth_required() {
             let e = get(&c, &u).await.unwrap_err();
             assert_eq!(e.code(), "PROXY_AUTH_REQUIRED", "{proxy}: {e}");
         }
+        // No credentials at all for a SOCKS proxy that needs them: no method in common.
+        let proxy = format!("socks5h://127.0.0.1:{}", p.port("SOCKS_AUTH"));
+        let e = get(&client(&p, Some(&proxy)), &u).await.unwrap_err();
+        assert_eq!(e.code(), "SOCKS5_NO_ACCEPTABLE_METHOD", "{e}");
     });
 }
 
@@ -378,5 +400,51 @@ fn plain_http_through_a_proxy_with_a_wrong_password() {
         let proxy = format!("http://proxyuser:wrong@127.0.0.1:{}", p.port("SQUID_AUTH"));
         let e = get(&client(&p, Some(&proxy)), &u).await.unwrap_err();
         assert_eq!(e.code(), "PROXY_AUTH_REQUIRED", "{e}");
+    });
+}
+
+#[test]
+fn http2_multiplexes_concurrent_requests_on_one_connection() {
+    let Some(p) = Peers::load("h2 multiplexing") else {
+        return;
+    };
+    let sums = sums(&p);
+    let c = client(&p, None);
+    let base = format!("https://localhost:{}", p.port("DEF"));
+    run(async {
+        let (first, _) = get(&c, &format!("{base}/1k")).await.unwrap();
+        assert_eq!(first.meta.http_version, "HTTP/2");
+        assert!(!first.meta.reused);
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let c = c.clone();
+            let path = if i % 2 == 0 { "1m" } else { "16k" };
+            let u = format!("{base}/{path}");
+            tasks.push(tokio::task::spawn_local(async move {
+                let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+                // Read in pieces so the streams interleave.
+                let mut body = Vec::new();
+                while let Some(piece) = r.chunk().await.unwrap() {
+                    body.extend_from_slice(&piece);
+                    tokio::task::yield_now().await;
+                }
+                (path, r.meta.reused, body)
+            }));
+        }
+        for t in tasks {
+            let (path, reused, body) = t.await.unwrap();
+            assert!(reused, "/{path} did not share the connection");
+            assert_eq!(
+                hex(digest(HashAlgorithm::Sha256, &body).as_ref()),
+                sums[path]
+            );
+        }
+        // http1_only: the same origin over HTTP/1.1.
+        let mut cfg = config(&p, None);
+        cfg.http1_only = true;
+        let h1 = Client::new(TokioNet, cfg);
+        let (r, _) = get(&h1, &format!("{base}/1k")).await.unwrap();
+        assert_eq!(r.meta.http_version, "HTTP/1.1");
+        assert_eq!(r.meta.tls.unwrap().alpn.as_deref(), Some("http/1.1"));
     });
 }

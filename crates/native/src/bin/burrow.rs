@@ -36,8 +36,11 @@ impl Failure {
 
     /// A client error, classed by its code; the message gets a command-line hint.
     fn client(e: &burrow_client::Error, via_proxy: bool) -> Failure {
-        let code = e.code();
-        let mut message = e.to_string();
+        Failure::coded(e.code(), e.to_string(), via_proxy)
+    }
+
+    /// An error with a stable `code` and its message.
+    fn coded(code: &str, mut message: String, via_proxy: bool) -> Failure {
         if let Some(h) = exit::hint(code) {
             message.push_str("\nhint: ");
             message.push_str(h);

@@ -61,7 +61,7 @@ pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
         "CONNECT_FAILED" if via_proxy => PROXY,
         "CONNECT_FAILED" => CONNECT,
         "TIMEOUT_PROXY" => TIMEOUT,
-        c if c.starts_with("PROXY_") => PROXY,
+        c if c.starts_with("PROXY_") || c.starts_with("SOCKS5_") => PROXY,
         c if c.starts_with("CERT_") || c.starts_with("OCSP_") => CERTIFICATE,
         c if c.starts_with("TLS") => TLS,
         c if c.starts_with("TIMEOUT_") => TIMEOUT,
@@ -85,7 +85,10 @@ pub(crate) fn hint(code: &str) -> Option<&'static str> {
             "pass the server's CA with --cacert FILE (or --insecure to skip verification, debugging only)"
         }
         "PROXY_AUTH_REQUIRED" => "put user:password@ in the -x proxy URL",
-        c if c.starts_with("PROXY_") => "check -x, or bypass the proxy for this host with --noproxy",
+        c if c.starts_with("PROXY_") || c.starts_with("SOCKS5_") => {
+            "check -x, or bypass the proxy for this host with --noproxy"
+        }
+        c if c.starts_with("H2_") => "try --http1.1",
         "TIMEOUT_CONNECT" | "TIMEOUT_PROXY" | "TIMEOUT_TLS" => "raise --connect-timeout",
         "TIMEOUT_TOTAL" => "raise -m/--max-time",
         "REDIRECT_LIMIT" => "raise --max-redirs",
@@ -106,7 +109,12 @@ mod tests {
             ("PROXY_AUTH_REQUIRED", false, PROXY),
             ("PROXY_REFUSED", false, PROXY),
             ("PROXY_PROTOCOL", false, PROXY),
-            ("PROXY_CONFIG", false, PROXY),
+            ("PROXY_URL_INVALID", false, PROXY),
+            ("PROXY_CLOSED", false, PROXY),
+            ("SOCKS5_HOST_UNREACHABLE", true, PROXY),
+            ("SOCKS5_NO_ACCEPTABLE_METHOD", true, PROXY),
+            ("H2_PROTOCOL", false, HTTP),
+            ("H2_FLOW_CONTROL", false, HTTP),
             ("CERT_EXPIRED", false, CERTIFICATE),
             ("CERT_UNTRUSTED", false, CERTIFICATE),
             ("OCSP_REVOKED", false, CERTIFICATE),

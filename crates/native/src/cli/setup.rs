@@ -1,6 +1,6 @@
 //! Options → `ClientConfig` and `Request` (local files read here; failures are usage errors).
 
-use burrow_client::{ClientConfig, NoProxy, Proxy, ProxyScheme, Request, Trust};
+use burrow_client::{ClientConfig, NoProxy, Proxy, Request, Trust};
 
 use crate::args::{Data, HttpVersion, Options};
 use crate::{exit, keylog, Failure};
@@ -24,7 +24,8 @@ fn anchors(flag: &str, paths: &[String]) -> Result<Option<Trust>, Failure> {
 pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
     let mut cfg = ClientConfig::default();
     if let Some(p) = &o.proxy {
-        cfg.proxy = Some(Proxy::parse(p).map_err(|e| Failure::client(&e, true))?);
+        cfg.proxy =
+            Some(Proxy::parse(p).map_err(|e| Failure::coded(e.code(), e.to_string(), true))?);
     }
     if let Some(list) = &o.noproxy {
         cfg.no_proxy = NoProxy::parse(list);
@@ -39,11 +40,7 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
     if let Some(t) = anchors("--proxy-cacert", &o.proxy_cacert)? {
         cfg.proxy_tls.trust = t;
     }
-    match o.http {
-        HttpVersion::Http11 => cfg.tls.alpn = vec![b"http/1.1".to_vec()],
-        // The client's default offer is its best: h2 first once it speaks h2.
-        HttpVersion::Http2 => {}
-    }
+    cfg.http1_only = o.http == HttpVersion::Http11;
     cfg.redirect.max_redirects = match (o.location, o.max_redirs) {
         (false, _) => 0,
         (true, Some(n)) => n,
@@ -98,21 +95,10 @@ pub(crate) fn request(o: &Options) -> Result<Request, Failure> {
 
 /// `scheme://host:port` of a proxy, without its credentials.
 pub(crate) fn proxy_display(p: &Proxy) -> String {
-    let scheme = match p.scheme {
-        ProxyScheme::Http => "http",
-        ProxyScheme::Https => "https",
-        ProxyScheme::Socks5 => "socks5",
-        ProxyScheme::Socks5h => "socks5h",
-    };
-    let host = if p.host.contains(':') {
-        format!("[{}]", p.host)
-    } else {
-        p.host.clone()
-    };
     let auth = if p.credentials.is_some() {
         " (with credentials)"
     } else {
         ""
     };
-    format!("{scheme}://{host}:{}{auth}", p.port)
+    format!("{p}{auth}")
 }

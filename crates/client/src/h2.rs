@@ -1,0 +1,408 @@
+//! HTTP/2 over burrow-h2: one driver task per connection owns the transport (spawned with
+//! [`Net::spawn`]); requests and response bodies talk to it through shared state and wakers.
+//!
+//! The driver races a transport read against a "kick" (a request queued frames); a read that
+//! loses the race is dropped, which is safe for the streams here: `TlsStream::read` changes no
+//! state until its inner read returns, and tokio's read is cancel-safe.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+
+use burrow_h2::{Connection, Event, Header, StreamId};
+
+use crate::deadline::race;
+use crate::error::Error;
+use crate::net::NetStream;
+use crate::transport::Transport;
+
+/// Bytes read from the transport at a time.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// Per-stream receive window: the most body bytes a server may send ahead of the reader (so
+/// also the most buffered per stream). Large, because each WINDOW_UPDATE is a small write that
+/// proxies without TCP_NODELAY (tinyproxy, microsocks) hold back ~40 ms: with the 64 KiB
+/// default a 4 MiB body took seconds through them.
+pub const H2_STREAM_WINDOW: u32 = 1024 * 1024;
+
+/// Connection receive window (bounds buffered body bytes across all streams).
+pub const H2_CONNECTION_WINDOW: u32 = 4 * 1024 * 1024;
+
+/// Why a connection ended, kept so every stream can report it.
+#[derive(Clone, Debug)]
+struct Dead {
+    code: &'static str,
+    message: String,
+}
+
+#[derive(Default)]
+struct Slot {
+    head: Option<(u16, Vec<(String, String)>)>,
+    data: VecDeque<Vec<u8>>,
+    end: bool,
+    error: Option<burrow_h2::Error>,
+    waker: Option<Waker>,
+    /// Request body bytes not yet taken by the flow-control windows.
+    to_send: Vec<u8>,
+    sent: usize,
+}
+
+pub(crate) struct Shared {
+    conn: Connection,
+    slots: HashMap<u32, Slot>,
+    driver: Option<Waker>,
+    kick: bool,
+    dead: Option<Dead>,
+}
+
+/// A handle on one HTTP/2 connection (cheap to clone).
+#[derive(Clone)]
+pub(crate) struct H2Conn {
+    shared: Rc<RefCell<Shared>>,
+}
+
+impl Shared {
+    fn kick(&mut self) {
+        self.kick = true;
+        if let Some(w) = self.driver.take() {
+            w.wake();
+        }
+    }
+
+    fn fail_all(&mut self, dead: Dead) {
+        self.dead = Some(dead);
+        for slot in self.slots.values_mut() {
+            if let Some(w) = slot.waker.take() {
+                w.wake();
+            }
+        }
+    }
+
+    /// Moves pending request bodies into frames as far as the windows allow.
+    fn pump(&mut self) {
+        let ids: Vec<u32> = self
+            .slots
+            .iter()
+            .filter(|(_, s)| s.sent < s.to_send.len())
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let Some(slot) = self.slots.get_mut(&id) else {
+                continue;
+            };
+            let rest = slot.to_send.get(slot.sent..).unwrap_or(&[]);
+            match self.conn.send_data(StreamId(id), rest, true) {
+                Ok(n) => slot.sent = slot.sent.saturating_add(n),
+                Err(e) => {
+                    slot.error = Some(e);
+                    slot.to_send.clear();
+                    slot.sent = 0;
+                    if let Some(w) = slot.waker.take() {
+                        w.wake();
+                    }
+                }
+            }
+        }
+    }
+
+    fn dispatch(&mut self) {
+        while let Some(ev) = self.conn.poll_event() {
+            let (id, wake) = match ev {
+                Event::Headers {
+                    stream,
+                    status,
+                    headers,
+                    end_stream,
+                } => {
+                    let slot = self.slots.entry(stream.0).or_default();
+                    if !(100..200).contains(&status) {
+                        let fields = headers
+                            .into_iter()
+                            .map(|h| {
+                                (
+                                    String::from_utf8_lossy(&h.name).into_owned(),
+                                    String::from_utf8_lossy(&h.value).into_owned(),
+                                )
+                            })
+                            .collect();
+                        slot.head = Some((status, fields));
+                    }
+                    slot.end |= end_stream;
+                    (stream.0, true)
+                }
+                Event::Data {
+                    stream,
+                    data,
+                    end_stream,
+                } => {
+                    let slot = self.slots.entry(stream.0).or_default();
+                    if !data.is_empty() {
+                        slot.data.push_back(data);
+                    }
+                    slot.end |= end_stream;
+                    (stream.0, true)
+                }
+                Event::Trailers { stream, .. } => {
+                    self.slots.entry(stream.0).or_default().end = true;
+                    (stream.0, true)
+                }
+                Event::Reset { stream, error } => {
+                    self.slots.entry(stream.0).or_default().error = Some(error);
+                    (stream.0, true)
+                }
+                _ => (0, false),
+            };
+            if wake {
+                if let Some(w) = self.slots.get_mut(&id).and_then(|s| s.waker.take()) {
+                    w.wake();
+                }
+            }
+        }
+    }
+}
+
+impl H2Conn {
+    /// Starts a connection over `stream`; returns the handle and the driver future to spawn.
+    pub(crate) fn start<S: NetStream>(
+        stream: Transport<S>,
+    ) -> (H2Conn, impl std::future::Future<Output = ()>) {
+        let shared = Rc::new(RefCell::new(Shared {
+            conn: Connection::new(burrow_h2::Config {
+                stream_window: H2_STREAM_WINDOW,
+                connection_window: H2_CONNECTION_WINDOW,
+                ..burrow_h2::Config::default()
+            }),
+            slots: HashMap::new(),
+            driver: None,
+            kick: true,
+            dead: None,
+        }));
+        let driver = drive(Rc::clone(&shared), stream);
+        (H2Conn { shared }, driver)
+    }
+
+    /// Whether a new request can go on this connection.
+    pub(crate) fn usable(&self) -> bool {
+        let s = self.shared.borrow();
+        s.dead.is_none() && s.conn.can_open_stream()
+    }
+
+    /// Opens a stream for the request; the driver sends it.
+    pub(crate) fn send(&self, headers: &[Header], body: Vec<u8>) -> Result<u32, Error> {
+        let mut s = self.shared.borrow_mut();
+        if let Some(d) = &s.dead {
+            return Err(Error::ConnectionFailed {
+                code: d.code,
+                message: d.message.clone(),
+            });
+        }
+        let id = s
+            .conn
+            .send_request(headers, body.is_empty())
+            .map_err(Error::H2)?;
+        s.slots.insert(
+            id.0,
+            Slot {
+                to_send: body,
+                ..Slot::default()
+            },
+        );
+        s.pump();
+        s.kick();
+        Ok(id.0)
+    }
+
+    fn check(&self, id: u32) -> Result<(), Error> {
+        let s = self.shared.borrow();
+        if let Some(e) = s.slots.get(&id).and_then(|slot| slot.error) {
+            return Err(Error::H2(e));
+        }
+        Ok(())
+    }
+
+    /// Waits for the response head of stream `id`.
+    pub(crate) async fn head(&self, id: u32) -> Result<(u16, Vec<(String, String)>), Error> {
+        std::future::poll_fn(|cx| {
+            let mut s = self.shared.borrow_mut();
+            let dead = s.dead.clone();
+            let Some(slot) = s.slots.get_mut(&id) else {
+                return Poll::Ready(Err(Error::HttpProtocol("the HTTP/2 stream vanished")));
+            };
+            if let Some(head) = slot.head.take() {
+                return Poll::Ready(Ok(head));
+            }
+            if let Some(e) = slot.error {
+                return Poll::Ready(Err(Error::H2(e)));
+            }
+            if slot.end {
+                return Poll::Ready(Err(Error::HttpProtocol(
+                    "the HTTP/2 stream ended without a response",
+                )));
+            }
+            if let Some(d) = dead {
+                return Poll::Ready(Err(Error::ConnectionFailed {
+                    code: d.code,
+                    message: d.message,
+                }));
+            }
+            slot.waker = Some(cx.waker().clone());
+            Poll::Pending
+        })
+        .await
+    }
+
+    /// The next body piece of stream `id`, `None` at its end. Releases flow-control credit for
+    /// what it hands out (backpressure: an unread body stops the server).
+    pub(crate) async fn data(&self, id: u32) -> Result<Option<Vec<u8>>, Error> {
+        self.check(id)?;
+        std::future::poll_fn(|cx| {
+            let mut s = self.shared.borrow_mut();
+            let dead = s.dead.clone();
+            let Some(slot) = s.slots.get_mut(&id) else {
+                return Poll::Ready(Ok(None));
+            };
+            if let Some(piece) = slot.data.pop_front() {
+                let n = piece.len();
+                // Credit can only fail on a dead connection; the bytes are good either way.
+                let _ = s.conn.consume(StreamId(id), n);
+                s.kick();
+                return Poll::Ready(Ok(Some(piece)));
+            }
+            if let Some(e) = slot.error {
+                return Poll::Ready(Err(Error::H2(e)));
+            }
+            if slot.end {
+                s.slots.remove(&id);
+                return Poll::Ready(Ok(None));
+            }
+            if let Some(d) = dead {
+                return Poll::Ready(Err(Error::ConnectionFailed {
+                    code: d.code,
+                    message: d.message,
+                }));
+            }
+            slot.waker = Some(cx.waker().clone());
+            Poll::Pending
+        })
+        .await
+    }
+
+    /// The response is abandoned: reset the stream so the server stops sending.
+    pub(crate) fn cancel(&self, id: u32) {
+        let mut s = self.shared.borrow_mut();
+        if s.slots.remove(&id).is_some() && s.dead.is_none() {
+            let _ = s.conn.reset(StreamId(id), burrow_h2::Reason::CANCEL);
+            s.kick();
+        }
+    }
+}
+
+async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<S>) {
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        let out = {
+            let mut s = shared.borrow_mut();
+            s.pump();
+            s.kick = false;
+            s.conn.take_transmit()
+        };
+        if !out.is_empty() {
+            if let Err(e) = stream.write_all(&out).await {
+                let e = Error::from_io(e, Error::Io);
+                shared.borrow_mut().fail_all(Dead {
+                    code: e.code(),
+                    message: e.to_string(),
+                });
+                return;
+            }
+            continue;
+        }
+        let kicked = std::future::poll_fn(|cx| {
+            let mut s = shared.borrow_mut();
+            if s.kick {
+                return Poll::Ready(());
+            }
+            s.driver = Some(cx.waker().clone());
+            Poll::Pending
+        });
+        let read = race(stream.read(&mut buf), kicked).await;
+        // The last words (a GOAWAY the library queued) when the connection must end.
+        let goodbye: Option<Vec<u8>> = {
+            let mut s = shared.borrow_mut();
+            match read {
+                None => None,
+                Some(Ok(0)) => {
+                    s.fail_all(Dead {
+                        code: "CONNECTION_LOST",
+                        message: "the server closed the HTTP/2 connection".into(),
+                    });
+                    Some(Vec::new())
+                }
+                Some(Ok(n)) => {
+                    let fed = s.conn.handle_input(buf.get(..n).unwrap_or(&[]));
+                    s.dispatch();
+                    match fed {
+                        Ok(()) => None,
+                        Err(e) => {
+                            s.fail_all(Dead {
+                                code: e.code(),
+                                message: e.to_string(),
+                            });
+                            Some(s.conn.take_transmit())
+                        }
+                    }
+                }
+                Some(Err(e)) => {
+                    let e = Error::from_io(e, Error::Io);
+                    s.fail_all(Dead {
+                        code: e.code(),
+                        message: e.to_string(),
+                    });
+                    Some(Vec::new())
+                }
+            }
+        };
+        if let Some(out) = goodbye {
+            if !out.is_empty() {
+                // Best effort: the connection is finished either way.
+                let _ = stream.write_all(&out).await;
+            }
+            return;
+        }
+    }
+}
+
+/// The request header block: pseudo-headers, then the caller's fields lower-cased, without
+/// the HTTP/1.1 connection-specific ones (RFC 9113 §8.2.2).
+pub(crate) fn request_headers(
+    method: &str,
+    scheme: &str,
+    authority: &str,
+    path: &str,
+    fields: &[(String, String)],
+) -> Vec<Header> {
+    let mut out = vec![
+        Header::new(":method", method),
+        Header::new(":scheme", scheme),
+        Header::new(":authority", authority),
+        Header::new(":path", path),
+    ];
+    for (n, v) in fields {
+        let n = n.to_ascii_lowercase();
+        if matches!(
+            n.as_str(),
+            "connection"
+                | "keep-alive"
+                | "proxy-connection"
+                | "transfer-encoding"
+                | "upgrade"
+                | "host"
+        ) || (n == "te" && !v.eq_ignore_ascii_case("trailers"))
+        {
+            continue;
+        }
+        out.push(Header::new(n, v.as_str()));
+    }
+    out
+}

@@ -1,0 +1,490 @@
+//! burrow-client over a scripted in-memory `Net`: every response is delivered whole, byte by
+//! byte and split at every point; pooling, the stale-connection retry, absolute-form, SOCKS5
+//! early bytes, caps and deadlines — no sockets, no timers that actually wait.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::field_reassign_with_default
+)]
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::io;
+use std::net::IpAddr;
+use std::pin::{pin, Pin};
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use burrow_client::{Client, ClientConfig, Net, NetStream, Proxy, Request};
+
+/// One scripted connection: what the server sends (cut into `pieces`), what the client wrote.
+#[derive(Clone)]
+struct Script {
+    pieces: Vec<Vec<u8>>,
+    /// Read returns Pending forever once the pieces run out (a stalled peer) instead of EOF.
+    stall: bool,
+    written: Rc<RefCell<Vec<u8>>>,
+}
+
+impl Script {
+    fn new(pieces: Vec<Vec<u8>>) -> Script {
+        Script {
+            pieces,
+            stall: false,
+            written: Rc::default(),
+        }
+    }
+}
+
+struct ScriptStream {
+    pieces: VecDeque<Vec<u8>>,
+    stall: bool,
+    written: Rc<RefCell<Vec<u8>>>,
+}
+
+impl NetStream for ScriptStream {
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(mut piece) = self.pieces.pop_front() else {
+            if self.stall {
+                std::future::pending::<()>().await;
+            }
+            return Ok(0);
+        };
+        let n = piece.len().min(buf.len());
+        buf[..n].copy_from_slice(&piece[..n]);
+        if n < piece.len() {
+            self.pieces.push_front(piece.split_off(n));
+        }
+        Ok(n)
+    }
+
+    async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.written.borrow_mut().extend_from_slice(buf);
+        Ok(())
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[derive(Clone, Default)]
+struct ScriptNet {
+    conns: Rc<RefCell<VecDeque<Script>>>,
+    connects: Rc<RefCell<Vec<(String, u16)>>>,
+    /// Timers fire at once (to test deadlines) instead of never.
+    timers_fire: bool,
+}
+
+impl ScriptNet {
+    fn with(scripts: Vec<Script>) -> ScriptNet {
+        ScriptNet {
+            conns: Rc::new(RefCell::new(scripts.into())),
+            ..ScriptNet::default()
+        }
+    }
+}
+
+impl Net for ScriptNet {
+    type Stream = ScriptStream;
+
+    async fn connect(&self, host: &str, port: u16) -> io::Result<ScriptStream> {
+        self.connects.borrow_mut().push((host.to_string(), port));
+        let s =
+            self.conns.borrow_mut().pop_front().ok_or_else(|| {
+                io::Error::new(io::ErrorKind::ConnectionRefused, "no script left")
+            })?;
+        Ok(ScriptStream {
+            pieces: s.pieces.into(),
+            stall: s.stall,
+            written: s.written,
+        })
+    }
+
+    async fn sleep(&self, _d: Duration) {
+        if !self.timers_fire {
+            std::future::pending::<()>().await;
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        1_700_000_000_000
+    }
+
+    fn spawn(&self, _task: Pin<Box<dyn Future<Output = ()>>>) {
+        panic!("no background tasks in HTTP/1.1");
+    }
+
+    async fn resolve(&self, _host: &str) -> io::Result<Vec<IpAddr>> {
+        Ok(vec![IpAddr::from([192, 0, 2, 7])])
+    }
+}
+
+/// Everything here completes without waiting: poll once, or the test is wrong.
+fn now<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    match f.as_mut().poll(&mut cx) {
+        Poll::Ready(v) => v,
+        Poll::Pending => panic!("the future waited on something the script never delivers"),
+    }
+}
+
+/// Every way to cut `bytes`: whole, byte by byte, and every 2-way split.
+fn chunkings(bytes: &[u8]) -> Vec<Vec<Vec<u8>>> {
+    let mut all = vec![
+        vec![bytes.to_vec()],
+        bytes.iter().map(|b| vec![*b]).collect(),
+    ];
+    for k in 1..bytes.len() {
+        all.push(vec![bytes[..k].to_vec(), bytes[k..].to_vec()]);
+    }
+    all
+}
+
+fn fetch_body(net: ScriptNet, cfg: ClientConfig, url: &str) -> (u16, Vec<u8>, Client<ScriptNet>) {
+    let c = Client::new(net, cfg);
+    let (status, body) = now(async {
+        let mut r = c.fetch(Request::get(url).unwrap()).await.unwrap();
+        (r.status, r.bytes().await.unwrap())
+    });
+    (status, body, c)
+}
+
+#[test]
+fn responses_decode_the_same_under_every_chunking() {
+    let responses: [(&[u8], &[u8]); 3] = [
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\nX-A: b\r\n\r\nhello world",
+            b"hello world",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+            b"hello world",
+        ),
+        (
+            b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.0 200 OK\r\n\r\nclose-delimited",
+            b"close-delimited",
+        ),
+    ];
+    for (wire, body) in responses {
+        for pieces in chunkings(wire) {
+            let net = ScriptNet::with(vec![Script::new(pieces)]);
+            let (status, got, _) = fetch_body(net, ClientConfig::default(), "http://a.test/x");
+            assert_eq!(status, 200);
+            assert_eq!(got, body);
+        }
+    }
+}
+
+#[test]
+fn request_head_is_ordered_and_complete() {
+    let s = Script::new(vec![b"HTTP/1.1 204 No Content\r\n\r\n".to_vec()]);
+    let written = Rc::clone(&s.written);
+    let c = Client::new(ScriptNet::with(vec![s]), ClientConfig::default());
+    now(async {
+        let req = Request::new("PUT", "http://a.test:8080/p?q=1#frag")
+            .unwrap()
+            .header("X-First", "1")
+            .header("x-second", "2")
+            .body(b"abc".to_vec());
+        let mut r = c.fetch(req).await.unwrap();
+        assert_eq!(r.status, 204);
+        assert!(r.bytes().await.unwrap().is_empty());
+    });
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    assert!(
+        w.starts_with("PUT /p?q=1 HTTP/1.1\r\nHost: a.test:8080\r\n"),
+        "{w}"
+    );
+    let first = w.find("X-First: 1").unwrap();
+    let second = w.find("x-second: 2").unwrap();
+    assert!(first < second);
+    assert!(w.contains("Content-Length: 3\r\n"));
+    assert!(w.ends_with("\r\n\r\nabc"));
+}
+
+const KEEP_ALIVE_OK: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+#[test]
+fn keep_alive_connections_are_reused() {
+    let s = Script::new(vec![KEEP_ALIVE_OK.to_vec(), KEEP_ALIVE_OK.to_vec()]);
+    let net = ScriptNet::with(vec![s]);
+    let connects = Rc::clone(&net.connects);
+    let c = Client::new(net, ClientConfig::default());
+    now(async {
+        for i in 0..2 {
+            let mut r = c
+                .fetch(Request::get("http://a.test/").unwrap())
+                .await
+                .unwrap();
+            assert_eq!(r.meta.reused, i == 1);
+            assert_eq!(r.bytes().await.unwrap(), b"ok");
+        }
+    });
+    assert_eq!(connects.borrow().len(), 1);
+}
+
+#[test]
+fn a_stale_pooled_connection_is_retried_once_for_idempotent_requests() {
+    // Connection 1 answers once and then is closed by the server (EOF before any byte of the
+    // second response); connection 2 answers the retry.
+    let net = ScriptNet::with(vec![
+        Script::new(vec![KEEP_ALIVE_OK.to_vec()]),
+        Script::new(vec![KEEP_ALIVE_OK.to_vec()]),
+    ]);
+    let connects = Rc::clone(&net.connects);
+    let c = Client::new(net, ClientConfig::default());
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        r.bytes().await.unwrap();
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        assert!(r.meta.retried);
+        assert_eq!(r.bytes().await.unwrap(), b"ok");
+    });
+    assert_eq!(connects.borrow().len(), 2);
+}
+
+#[test]
+fn a_stale_pooled_connection_is_not_retried_for_post() {
+    let net = ScriptNet::with(vec![
+        Script::new(vec![KEEP_ALIVE_OK.to_vec()]),
+        Script::new(vec![KEEP_ALIVE_OK.to_vec()]),
+    ]);
+    let c = Client::new(net, ClientConfig::default());
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        r.bytes().await.unwrap();
+        let post = Request::new("POST", "http://a.test/")
+            .unwrap()
+            .body(b"x".to_vec());
+        let e = c.fetch(post).await.unwrap_err();
+        assert_eq!(e.code(), "HTTP_PROTOCOL", "{e}");
+    });
+}
+
+#[test]
+fn plain_http_through_an_http_proxy_is_absolute_form_with_credentials() {
+    let s = Script::new(vec![KEEP_ALIVE_OK.to_vec()]);
+    let written = Rc::clone(&s.written);
+    let net = ScriptNet::with(vec![s]);
+    let connects = Rc::clone(&net.connects);
+    let mut cfg = ClientConfig::default();
+    cfg.proxy = Some(Proxy::parse("http://u:p@proxy.test:3128").unwrap());
+    let (status, body, _) = fetch_body(net, cfg, "http://a.test/x?y#z");
+    assert_eq!((status, body.as_slice()), (200, &b"ok"[..]));
+    assert_eq!(connects.borrow()[0], ("proxy.test".to_string(), 3128));
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    assert!(w.starts_with("GET http://a.test/x?y HTTP/1.1\r\n"), "{w}");
+    assert!(w.contains("Proxy-Authorization: Basic dTpw\r\n"), "{w}");
+}
+
+#[test]
+fn no_proxy_bypasses_the_proxy() {
+    let net = ScriptNet::with(vec![Script::new(vec![KEEP_ALIVE_OK.to_vec()])]);
+    let connects = Rc::clone(&net.connects);
+    let mut cfg = ClientConfig::default();
+    cfg.proxy = Some(Proxy::parse("http://proxy.test:3128").unwrap());
+    cfg.no_proxy = burrow_client::NoProxy::parse("a.test");
+    let (status, _, c) = fetch_body(net, cfg, "http://www.a.test/");
+    assert_eq!(status, 200);
+    assert_eq!(connects.borrow()[0], ("www.a.test".to_string(), 80));
+    assert!(!burrow_client::uses_proxy(
+        c.config(),
+        &url::Url::parse("http://a.test/").unwrap()
+    ));
+}
+
+#[test]
+fn socks5_tunnel_bytes_that_arrive_with_the_reply_are_kept() {
+    // Method choice, CONNECT reply and the whole HTTP response in one read, then every chunking.
+    let mut wire = vec![5, 0, 5, 0, 0, 1, 127, 0, 0, 1, 0, 80];
+    wire.extend_from_slice(KEEP_ALIVE_OK);
+    for pieces in chunkings(&wire) {
+        let s = Script::new(pieces);
+        let written = Rc::clone(&s.written);
+        let mut cfg = ClientConfig::default();
+        cfg.proxy = Some(Proxy::parse("socks5h://proxy.test:1080").unwrap());
+        let (status, body, _) = fetch_body(ScriptNet::with(vec![s]), cfg, "http://a.test/");
+        assert_eq!((status, body.as_slice()), (200, &b"ok"[..]));
+        let w = written.borrow();
+        // Greeting, then CONNECT to the domain a.test:80 (socks5h: the proxy resolves).
+        assert_eq!(&w[..3], &[5, 1, 0]);
+        assert_eq!(&w[3..12], &[5, 1, 0, 3, 6, b'a', b'.', b't', b'e']);
+    }
+}
+
+#[test]
+fn socks5_without_h_resolves_locally() {
+    let mut wire = vec![5, 0, 5, 0, 0, 1, 127, 0, 0, 1, 0, 80];
+    wire.extend_from_slice(KEEP_ALIVE_OK);
+    let s = Script::new(vec![wire]);
+    let written = Rc::clone(&s.written);
+    let mut cfg = ClientConfig::default();
+    cfg.proxy = Some(Proxy::parse("socks5://proxy.test").unwrap());
+    let (status, _, _) = fetch_body(ScriptNet::with(vec![s]), cfg, "http://a.test/");
+    assert_eq!(status, 200);
+    assert_eq!(&written.borrow()[3..10], &[5, 1, 0, 1, 192, 0, 2]);
+}
+
+#[test]
+fn connect_refusals_and_auth_failures_are_typed() {
+    let cases: [(&[u8], &str); 4] = [
+        (
+            b"HTTP/1.1 407 Proxy Authentication Required\r\n\r\n",
+            "PROXY_AUTH_REQUIRED",
+        ),
+        (b"HTTP/1.1 401 Unauthorized\r\n\r\n", "PROXY_AUTH_REQUIRED"),
+        (b"HTTP/1.1 403 Forbidden\r\n\r\n", "PROXY_REFUSED"),
+        (b"HTTP/1.1 200 OK\r\n", "PROXY_CLOSED"),
+    ];
+    for (reply, code) in cases {
+        let mut cfg = ClientConfig::default();
+        cfg.proxy = Some(Proxy::parse("http://proxy.test:3128").unwrap());
+        let c = Client::new(
+            ScriptNet::with(vec![Script::new(vec![reply.to_vec()])]),
+            cfg,
+        );
+        let e = now(c.fetch(Request::get("https://a.test/").unwrap())).unwrap_err();
+        assert_eq!(e.code(), code, "{e}");
+    }
+}
+
+#[test]
+fn the_body_cap_applies_to_content_length_and_to_wire_bytes() {
+    let mut cfg = ClientConfig::default();
+    cfg.max_body_bytes = Some(4);
+    let big = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello".to_vec();
+    let c = Client::new(ScriptNet::with(vec![Script::new(vec![big])]), cfg.clone());
+    let e = now(c.fetch(Request::get("http://a.test/").unwrap())).unwrap_err();
+    assert_eq!(e.code(), "BODY_TOO_LARGE");
+    assert!(e.to_string().contains("max_body_bytes"));
+
+    let chunked =
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n"
+            .to_vec();
+    let c = Client::new(ScriptNet::with(vec![Script::new(vec![chunked])]), cfg);
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.bytes().await.unwrap_err().code(), "BODY_TOO_LARGE");
+    });
+
+    let mut unlimited = ClientConfig::default();
+    unlimited.max_body_bytes = None;
+    let big = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello".to_vec();
+    let net = ScriptNet::with(vec![Script::new(vec![big])]);
+    assert_eq!(fetch_body(net, unlimited, "http://a.test/").1, b"hello");
+}
+
+#[test]
+fn deadlines_have_their_own_codes() {
+    let stalled = |pieces: Vec<Vec<u8>>| Script {
+        pieces,
+        stall: true,
+        written: Rc::default(),
+    };
+    // Nothing comes back: the headers deadline.
+    let mut net = ScriptNet::with(vec![stalled(vec![])]);
+    net.timers_fire = true;
+    let mut cfg = ClientConfig::default();
+    cfg.deadlines.total = None;
+    let c = Client::new(net, cfg.clone());
+    let e = now(c.fetch(Request::get("http://a.test/").unwrap())).unwrap_err();
+    assert_eq!(e.code(), "TIMEOUT_HEADERS");
+
+    // With a total deadline shorter than the phase's, the total one is reported.
+    let mut net = ScriptNet::with(vec![stalled(vec![])]);
+    net.timers_fire = true;
+    let mut short = cfg.clone();
+    short.deadlines.total = Some(Duration::from_millis(1));
+    let c = Client::new(net, short);
+    let e = now(c.fetch(Request::get("http://a.test/").unwrap())).unwrap_err();
+    assert_eq!(e.code(), "TIMEOUT_TOTAL");
+
+    // Head arrives, the body stalls: the idle deadline.
+    let head = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab".to_vec();
+    let mut net = ScriptNet::with(vec![stalled(vec![head])]);
+    net.timers_fire = true;
+    let c = Client::new(net, cfg.clone());
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.chunk().await.unwrap().unwrap(), b"ab");
+        let e = r.chunk().await.unwrap_err();
+        assert_eq!(e.code(), "TIMEOUT_IDLE");
+        assert!(e.to_string().contains("deadlines.idle"));
+    });
+
+    // A proxy that never answers CONNECT: the proxy deadline.
+    let mut net = ScriptNet::with(vec![stalled(vec![])]);
+    net.timers_fire = true;
+    let mut proxied = cfg;
+    proxied.proxy = Some(Proxy::parse("http://proxy.test:3128").unwrap());
+    let c = Client::new(net, proxied);
+    let e = now(c.fetch(Request::get("https://a.test/").unwrap())).unwrap_err();
+    assert_eq!(e.code(), "TIMEOUT_PROXY");
+}
+
+#[test]
+fn truncated_and_malformed_responses_fail_closed() {
+    let cases: [&[u8]; 4] = [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx",
+        b"NOT HTTP\r\n\r\n",
+        b"",
+    ];
+    for wire in cases {
+        let c = Client::new(
+            ScriptNet::with(vec![Script::new(vec![wire.to_vec()])]),
+            ClientConfig::default(),
+        );
+        let r = now(async {
+            let mut r = c.fetch(Request::get("http://a.test/").unwrap()).await?;
+            r.bytes().await
+        });
+        assert_eq!(r.unwrap_err().code(), "HTTP_PROTOCOL", "{wire:?}");
+    }
+}
+
+#[test]
+fn unusable_urls_are_refused_before_connecting() {
+    let net = ScriptNet::default();
+    let connects = Rc::clone(&net.connects);
+    let c = Client::new(net, ClientConfig::default());
+    let e = now(c.fetch(Request::get("ftp://a.test/").unwrap())).unwrap_err();
+    assert_eq!(e.code(), "BAD_URL");
+    assert_eq!(Request::get("not a url").unwrap_err().code(), "BAD_URL");
+    assert!(connects.borrow().is_empty());
+}
+
+#[test]
+fn idna_hosts_are_punycode_on_the_wire() {
+    let s = Script::new(vec![KEEP_ALIVE_OK.to_vec()]);
+    let written = Rc::clone(&s.written);
+    let net = ScriptNet::with(vec![s]);
+    let connects = Rc::clone(&net.connects);
+    let (status, _, _) = fetch_body(net, ClientConfig::default(), "http://bücher.example/");
+    assert_eq!(status, 200);
+    assert_eq!(connects.borrow()[0].0, "xn--bcher-kva.example");
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    assert!(w.contains("Host: xn--bcher-kva.example\r\n"), "{w}");
+}
