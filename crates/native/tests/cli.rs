@@ -1,0 +1,490 @@
+//! The `burrow` binary against the local peers (../shared/peers): bodies byte-exact, `-i`,
+//! `-v`, proxies, certificate failures and their exit codes, POST, `SSLKEYLOGFILE` against
+//! openssl s_server's own key log, ALPN per `--http1.1` / `--http2`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use burrow_crypto::hash::{digest, HashAlgorithm};
+use burrow_testkit::peers::Peers;
+
+/// Runs `burrow args...` with `env` added.
+fn burrow(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_burrow"));
+    c.args(args).env_remove("SSLKEYLOGFILE");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code, showing stderr when it differs.
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "stderr:\n{}", stderr(o));
+}
+
+fn sha256_hex(b: &[u8]) -> String {
+    digest(HashAlgorithm::Sha256, b)
+        .as_ref()
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+fn sums(p: &Peers) -> HashMap<String, String> {
+    let text = std::fs::read_to_string(p.www().join("sha256sums")).unwrap();
+    text.lines()
+        .filter_map(|l| l.split_once("  "))
+        .map(|(h, n)| (n.trim().to_string(), h.to_string()))
+        .collect()
+}
+
+fn ca(p: &Peers) -> String {
+    p.ca_pem_path().to_string_lossy().into_owned()
+}
+
+fn url(p: &Peers, peer: &str, path: &str) -> String {
+    format!("https://localhost:{}{path}", p.port(peer))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("burrow-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn load(what: &str) -> Option<Peers> {
+    Peers::load(what)
+}
+
+#[test]
+fn get_1k_byte_exact_to_stdout_and_to_a_file() {
+    let Some(p) = load("cli GET /1k") else { return };
+    let want = &sums(&p)["1k"];
+    let u = url(&p, "DEF", "/1k");
+    let o = burrow(&["--cacert", &ca(&p), &u], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(o.stdout.len(), 1024);
+    assert_eq!(&sha256_hex(&o.stdout), want);
+    assert!(o.stderr.is_empty(), "quiet without -v: {}", stderr(&o));
+
+    let file = scratch("o").join("1k");
+    let f = file.to_string_lossy();
+    let o = burrow(&["--cacert", &ca(&p), "-o", &f, &u], &[]);
+    assert_exit(&o, 0);
+    assert!(o.stdout.is_empty());
+    let got = std::fs::read(&file).unwrap();
+    assert_eq!(&sha256_hex(&got), want);
+}
+
+#[test]
+fn include_prints_the_head_then_the_exact_body() {
+    let Some(p) = load("cli -i") else { return };
+    for (flag, version) in [
+        ("--http1.1", "HTTP/1.1 200\r\n"),
+        ("--http2", "HTTP/2 200\r\n"),
+    ] {
+        let o = burrow(
+            &[flag, "-i", "--cacert", &ca(&p), &url(&p, "DEF", "/1k")],
+            &[],
+        );
+        assert_exit(&o, 0);
+        let split = o
+            .stdout
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("a blank line after the head");
+        let head = String::from_utf8(o.stdout[..split + 4].to_vec()).unwrap();
+        assert!(head.starts_with(version), "{flag}: {head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("\r\ncontent-length: 1024\r\n"),
+            "{head}"
+        );
+        let body = &o.stdout[split + 4..];
+        assert_eq!(&sha256_hex(body), &sums(&p)["1k"], "{flag}");
+    }
+}
+
+#[test]
+fn verbose_shows_session_chain_staple_and_heads() {
+    let Some(p) = load("cli -v") else { return };
+    let o = burrow(
+        &["-v", "--cacert", &ca(&p), &url(&p, "STAPLE_GOOD", "/1k")],
+        &[],
+    );
+    assert_exit(&o, 0);
+    let e = stderr(&o);
+    for want in [
+        "* proxy: none\n",
+        "* TLS: TLSv1.3 / TLS_",
+        "* TLS ALPN: h2\n",
+        "* TLS resumed: no\n",
+        "* TLS certificate 0: subject O=Peers Test, CN=localhost\n",
+        "* TLS certificate 0: issuer O=Peers Test, CN=Peers Test Intermediate CA; expires 2",
+        "* TLS certificate 1: subject O=Peers Test, CN=Peers Test Intermediate CA\n",
+        "* TLS OCSP staple: good (this update 2",
+        "* timings: connect ",
+        "> GET /1k HTTP/2\n",
+        &format!("> Host: localhost:{}\n", p.port("STAPLE_GOOD")),
+        "< HTTP/2 200\n",
+    ] {
+        assert!(e.contains(want), "-v lacks {want:?}:\n{e}");
+    }
+    assert_eq!(o.stdout.len(), 1024);
+
+    // A server without a staple says so.
+    let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, "DEF", "/1k")], &[]);
+    assert_exit(&o, 0);
+    assert!(stderr(&o).contains("* TLS OCSP staple: none sent\n"));
+}
+
+#[test]
+fn alpn_follows_http_version_flags() {
+    let Some(p) = load("cli --http1.1/--http2") else {
+        return;
+    };
+    for (flags, alpn) in [
+        (&["--http1.1"][..], "http/1.1"),
+        (&["--http2"][..], "h2"),
+        (&[][..], "h2"),
+    ] {
+        let mut args = flags.to_vec();
+        let c = ca(&p);
+        let u = url(&p, "DEF", "/info");
+        args.extend(["-v", "--cacert", &c, &u]);
+        let o = burrow(&args, &[]);
+        assert_exit(&o, 0);
+        assert!(
+            stderr(&o).contains(&format!("* TLS ALPN: {alpn}\n")),
+            "{flags:?}: {}",
+            stderr(&o)
+        );
+        // The server agrees: nginx's /info reports the negotiated protocol.
+        let info = String::from_utf8_lossy(&o.stdout);
+        assert!(info.contains(&format!("\"alpn\":\"{alpn}\"")), "{info}");
+    }
+    // An h1-only origin answers http/1.1 even to --http2.
+    let o = burrow(
+        &["--http2", "-v", "--cacert", &ca(&p), &url(&p, "H1", "/1k")],
+        &[],
+    );
+    assert_exit(&o, 0);
+    assert!(stderr(&o).contains("* TLS ALPN: http/1.1\n"));
+}
+
+#[test]
+fn through_squid_with_auth_and_socks5() {
+    let Some(p) = load("cli proxies") else { return };
+    let want = &sums(&p)["1k"];
+    let user = p.var("PEERS_PROXY_USER").unwrap();
+    let pass = p.var("PEERS_PROXY_PASS").unwrap();
+    let suser = p.var("PEERS_SOCKS_USER").unwrap();
+    let spass = p.var("PEERS_SOCKS_PASS").unwrap();
+    let squid = format!("127.0.0.1:{}", p.port("SQUID_AUTH"));
+    let socks = format!("127.0.0.1:{}", p.port("SOCKS_AUTH"));
+    for (proxy, shown) in [
+        (
+            format!("http://{user}:{pass}@{squid}"),
+            format!("* proxy: http://{squid} (with credentials)\n"),
+        ),
+        (
+            format!("socks5h://{suser}:{spass}@{socks}"),
+            format!("* proxy: socks5h://{socks} (with credentials)\n"),
+        ),
+        (
+            format!("socks5://{suser}:{spass}@{socks}"),
+            format!("* proxy: socks5://{socks} (with credentials)\n"),
+        ),
+    ] {
+        let o = burrow(
+            &[
+                "-v",
+                "-x",
+                &proxy,
+                "--cacert",
+                &ca(&p),
+                &url(&p, "DEF", "/1k"),
+            ],
+            &[],
+        );
+        assert_exit(&o, 0);
+        assert_eq!(&sha256_hex(&o.stdout), want, "{shown}");
+        let e = stderr(&o);
+        assert!(e.contains(&shown), "{e}");
+        assert!(
+            !e.contains(pass) && !e.contains(spass),
+            "credentials leaked: {e}"
+        );
+    }
+    // --noproxy bypasses it.
+    let o = burrow(
+        &[
+            "-v",
+            "-x",
+            &format!("http://{squid}"),
+            "--noproxy",
+            "localhost",
+            "--cacert",
+            &ca(&p),
+            &url(&p, "DEF", "/1k"),
+        ],
+        &[],
+    );
+    assert_exit(&o, 0);
+    assert!(stderr(&o).contains("* proxy: bypassed (--noproxy)\n"));
+}
+
+#[test]
+fn proxy_failures_exit_5() {
+    let Some(p) = load("cli proxy failures") else {
+        return;
+    };
+    let user = p.var("PEERS_PROXY_USER").unwrap();
+    let squid = p.port("SQUID_AUTH");
+    let suser = p.var("PEERS_SOCKS_USER").unwrap();
+    let socks = p.port("SOCKS_AUTH");
+    for (proxy, code) in [
+        (
+            format!("http://{user}:wrong@127.0.0.1:{squid}"),
+            "PROXY_AUTH_REQUIRED",
+        ),
+        (format!("http://127.0.0.1:{squid}"), "PROXY_AUTH_REQUIRED"),
+        (
+            format!("socks5://{suser}:wrong@127.0.0.1:{socks}"),
+            "PROXY_AUTH_REQUIRED",
+        ),
+        // Nothing listens on port 1 of loopback: the proxy cannot be reached.
+        ("http://127.0.0.1:1".to_string(), "CONNECT_FAILED"),
+    ] {
+        let o = burrow(
+            &["-x", &proxy, "--cacert", &ca(&p), &url(&p, "DEF", "/1k")],
+            &[],
+        );
+        assert_exit(&o, 5);
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(code), "{proxy}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn certificates_need_cacert_and_fail_with_exit_8() {
+    let Some(p) = load("cli certificates") else {
+        return;
+    };
+    // The test CA is not a system root.
+    let o = burrow(&[&url(&p, "DEF", "/1k")], &[]);
+    assert_exit(&o, 8);
+    assert!(o.stdout.is_empty());
+    let e = stderr(&o);
+    assert!(e.contains("CERT_UNTRUSTED"), "{e}");
+    assert!(e.contains("--cacert"), "the message names --cacert: {e}");
+
+    for (peer, code) in [
+        ("EXPIRED", "CERT_EXPIRED"),
+        ("WRONGHOST", "CERT_NAME_MISMATCH"),
+        ("STAPLE_REVOKED", "OCSP_REVOKED"),
+    ] {
+        let o = burrow(&["--cacert", &ca(&p), &url(&p, peer, "/1k")], &[]);
+        assert_exit(&o, 8);
+        assert!(stderr(&o).contains(code), "{peer}: {}", stderr(&o));
+    }
+    // --insecure accepts the expired one (and says nothing on stdout but the body).
+    let o = burrow(&["--insecure", &url(&p, "EXPIRED", "/1k")], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(o.stdout.len(), 1024);
+    // A pin that is not in the chain.
+    let pin = format!("sha256/{}", "A".repeat(43) + "=");
+    let o = burrow(
+        &["--cacert", &ca(&p), "--pin", &pin, &url(&p, "DEF", "/1k")],
+        &[],
+    );
+    assert_exit(&o, 8);
+    assert!(stderr(&o).contains("CERT_PIN_MISMATCH"), "{}", stderr(&o));
+}
+
+#[test]
+fn post_1mb_echoed_byte_exact() {
+    let Some(p) = load("cli POST") else { return };
+    let dir = scratch("post");
+    let file = dir.join("body.bin");
+    // 1 MB of every byte value, CR and LF included (-d @FILE sends them untouched).
+    let body: Vec<u8> = (0..1_000_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(&file, &body).unwrap();
+    let data = format!("@{}", file.to_string_lossy());
+    for flag in ["--http1.1", "--http2"] {
+        let o = burrow(
+            &[
+                flag,
+                "-X",
+                "POST",
+                "-d",
+                &data,
+                "--cacert",
+                &ca(&p),
+                &url(&p, "DEF", "/echo"),
+            ],
+            &[],
+        );
+        assert_exit(&o, 0);
+        assert_eq!(o.stdout.len(), body.len(), "{flag}");
+        assert!(o.stdout == body, "{flag}: the echo differs");
+    }
+}
+
+#[test]
+fn sslkeylogfile_lines_match_openssl_s_server() {
+    let Some(p) = load("cli SSLKEYLOGFILE") else {
+        return;
+    };
+    let dir = scratch("keylog");
+    let log = dir.join("keys.log");
+    let log_s = log.to_string_lossy().into_owned();
+    let u = format!("https://localhost:{}/", p.port("SSERVER_HRR"));
+    let o = burrow(&["--cacert", &ca(&p), &u], &[("SSLKEYLOGFILE", &log_s)]);
+    assert_exit(&o, 0);
+    let ours = std::fs::read_to_string(&log).unwrap();
+    let ours: Vec<&str> = ours.lines().collect();
+    let labels: Vec<&str> = ours.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        labels,
+        [
+            "CLIENT_HANDSHAKE_TRAFFIC_SECRET",
+            "SERVER_HANDSHAKE_TRAFFIC_SECRET",
+            "CLIENT_TRAFFIC_SECRET_0",
+            "SERVER_TRAFFIC_SECRET_0",
+            "EXPORTER_SECRET",
+        ]
+    );
+    let state = PathBuf::from(p.var("PEERS_STATE").unwrap());
+    let theirs = std::fs::read_to_string(state.join("logs").join("sserver-keys.log")).unwrap();
+    let theirs: Vec<&str> = theirs.lines().collect();
+    for line in &ours {
+        assert!(theirs.contains(line), "not in s_server's key log: {line}");
+    }
+    // Negative control: a line with one secret hex digit changed is not found.
+    let mut wrong = ours[0].to_string();
+    let last = wrong.pop().unwrap();
+    wrong.push(if last == '0' { '1' } else { '0' });
+    assert!(!theirs.contains(&wrong.as_str()));
+
+    // A second run appends; no variable, no file.
+    let o = burrow(&["--cacert", &ca(&p), &u], &[("SSLKEYLOGFILE", &log_s)]);
+    assert_exit(&o, 0);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 10);
+    let other = dir.join("none.log");
+    let o = burrow(&["--cacert", &ca(&p), &u], &[]);
+    assert_exit(&o, 0);
+    assert!(!other.exists());
+}
+
+#[test]
+fn failure_classes_have_their_exit_codes() {
+    let Some(p) = load("cli exit codes") else {
+        return;
+    };
+    let c = ca(&p);
+    let cases: [(&[&str], i32, &str); 8] = [
+        (&["--frobnicate", "https://localhost/"], 2, "unknown option"),
+        (&["ftp://localhost/"], 3, "BAD_URL"),
+        (&["not a url"], 3, "BAD_URL"),
+        (&["https://127.0.0.1:1/"], 6, "CONNECT_FAILED"),
+        (
+            &["--cacert", "/nonexistent/ca.pem", "https://localhost/"],
+            2,
+            "--cacert",
+        ),
+        (
+            &[
+                "--cacert",
+                &c,
+                "--max-filesize",
+                "100",
+                &url(&p, "DEF", "/1k"),
+            ],
+            63,
+            "BODY_TOO_LARGE",
+        ),
+        (
+            &["--cacert", &c, "-L", &url(&p, "DEF", "/redirect-loop")],
+            47,
+            "REDIRECT_LOOP",
+        ),
+        (
+            &[
+                "--cacert",
+                &c,
+                "-L",
+                "--max-redirs",
+                "2",
+                &url(&p, "DEF", "/r3"),
+            ],
+            47,
+            "REDIRECT_LIMIT",
+        ),
+    ];
+    for (args, code, text) in cases {
+        let o = burrow(args, &[]);
+        assert_exit(&o, code);
+        assert!(stderr(&o).contains(text), "{args:?}: {}", stderr(&o));
+    }
+    // -L follows a chain to the body; without -L the 302 comes back as it is.
+    let o = burrow(&["--cacert", &c, "-L", &url(&p, "DEF", "/r3")], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(&sha256_hex(&o.stdout), &sums(&p)["1k"]);
+    let o = burrow(&["--cacert", &c, "-i", &url(&p, "DEF", "/r3")], &[]);
+    assert_exit(&o, 0);
+    assert!(o.stdout.starts_with(b"HTTP/2 302\r\n"));
+    // --fail turns >= 400 into exit 22 with no body; without it the body is printed.
+    let missing = url(&p, "DEF", "/no-such-file");
+    let o = burrow(&["--cacert", &c, "--fail", &missing], &[]);
+    assert_exit(&o, 22);
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("404"));
+    let o = burrow(&["--cacert", &c, &missing], &[]);
+    assert_exit(&o, 0);
+    assert!(!o.stdout.is_empty());
+    // -m: /chunked-slow needs about 0.6 s; 0.2 s cannot be enough.
+    let o = burrow(
+        &[
+            "--cacert",
+            &c,
+            "-m",
+            "0.2",
+            &url(&p, "DEF", "/chunked-slow"),
+        ],
+        &[],
+    );
+    assert_exit(&o, 28);
+    assert!(stderr(&o).contains("TIMEOUT_TOTAL"), "{}", stderr(&o));
+}
+
+#[test]
+fn help_and_readme_document_every_exit_code() {
+    let o = burrow(&["--help"], &[]);
+    assert_exit(&o, 0);
+    let help = String::from_utf8(o.stdout).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for code in [0, 1, 2, 3, 5, 6, 7, 8, 16, 22, 23, 28, 47, 56, 61, 63] {
+        assert!(
+            help.contains(&format!("\n  {code:>2}  ")),
+            "--help: exit {code}"
+        );
+        assert!(
+            readme.contains(&format!("| {code} |")),
+            "README: exit {code}"
+        );
+    }
+}
