@@ -84,6 +84,8 @@ pub struct TlsStream<S: NetStream> {
     pos: usize,
     closed: bool,
     info: TlsInfo,
+    /// Transport read buffer, kept between reads.
+    rbuf: Vec<u8>,
 }
 
 impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
@@ -201,6 +203,7 @@ impl<S: NetStream> TlsStream<S> {
                         pos: 0,
                         closed: false,
                         info,
+                        rbuf: buf,
                     });
                 }
                 Event::NeedData => {
@@ -225,7 +228,6 @@ impl<S: NetStream> TlsStream<S> {
 
 impl<S: NetStream> NetStream for TlsStream<S> {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut rbuf = Vec::new();
         loop {
             if let Some(rest) = self.pending.get(self.pos..).filter(|r| !r.is_empty()) {
                 let n = rest.len().min(buf.len());
@@ -253,17 +255,14 @@ impl<S: NetStream> NetStream for TlsStream<S> {
                 }
                 Event::PeerClosed => self.closed = true,
                 Event::NeedData => {
-                    if rbuf.is_empty() {
-                        rbuf = vec![0u8; READ_CHUNK];
-                    }
-                    let n = self.inner.read(&mut rbuf).await?;
+                    let n = self.inner.read(&mut self.rbuf).await?;
                     if n == 0 {
                         // No close_notify: the HTTP layer's framing decides whether that was
                         // a truncation.
                         self.closed = true;
                     } else {
                         self.conn
-                            .feed(rbuf.get(..n).unwrap_or(&[]))
+                            .feed(self.rbuf.get(..n).unwrap_or(&[]))
                             .map_err(|e| Error::Tls(e).into_io())?;
                     }
                 }
