@@ -18,6 +18,7 @@ use crate::h2::{request_headers, H2Conn};
 use crate::message::{Body, Request, ResponseMeta, Timings};
 use crate::net::{Net, NetStream};
 use crate::proxy::{auth_required, authority, basic_auth};
+use crate::tls::TicketCache;
 use crate::transport::Transport;
 
 /// Bytes read from the transport at a time.
@@ -34,6 +35,7 @@ pub(crate) struct Inner<N: Net> {
     pool: RefCell<HashMap<Origin, Vec<Idle<N::Stream>>>>,
     h2: RefCell<HashMap<Origin, (H2Conn, ConnInfo)>>,
     jar: Option<RefCell<Jar>>,
+    tickets: TicketCache,
 }
 
 impl<N: Net> Inner<N> {
@@ -296,6 +298,7 @@ impl<N: Net> Client<N> {
                 pool: RefCell::new(HashMap::new()),
                 h2: RefCell::new(HashMap::new()),
                 jar: cookies.then(|| RefCell::new(Jar::new())),
+                tickets: TicketCache::default(),
             }),
         }
     }
@@ -391,7 +394,14 @@ impl<N: Net> Client<N> {
             let (stream, info) = match pooled {
                 Some(idle) => (idle.stream, idle.info),
                 None => {
-                    let c = connect(&self.inner.net, &self.inner.config, &origin, clock).await?;
+                    let c = connect(
+                        &self.inner.net,
+                        &self.inner.config,
+                        &origin,
+                        clock,
+                        &self.inner.tickets,
+                    )
+                    .await?;
                     (c.stream, c.info)
                 }
             };

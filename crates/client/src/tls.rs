@@ -3,7 +3,11 @@
 
 use std::io;
 
-use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, Profile};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, Profile, Ticket};
 use burrow_x509::{Revocation, StapleStatus};
 
 use crate::error::Error;
@@ -75,6 +79,35 @@ pub struct TlsInfo {
     pub ocsp: StapleStatus,
 }
 
+/// Most servers remembered by a [`TicketCache`]; beyond it the cache starts over.
+pub const MAX_CACHED_TICKETS: usize = 256;
+
+/// Session tickets by `host:port`, shared by the connections of one client: the next
+/// connection to the server resumes (one ticket per connection, never reused).
+#[derive(Clone, Default)]
+pub(crate) struct TicketCache(Rc<RefCell<HashMap<String, Ticket>>>);
+
+impl TicketCache {
+    fn take(&self, key: &str) -> Option<Ticket> {
+        self.0.borrow_mut().remove(key)
+    }
+
+    fn put(&self, key: &str, t: Ticket) {
+        let mut map = self.0.borrow_mut();
+        if map.len() >= MAX_CACHED_TICKETS && !map.contains_key(key) {
+            map.clear();
+        }
+        map.insert(key.to_string(), t);
+    }
+}
+
+/// Where a connection keeps the tickets its server sends.
+#[derive(Clone)]
+pub(crate) struct TicketSlot {
+    pub(crate) cache: TicketCache,
+    pub(crate) key: String,
+}
+
 /// A TLS client connection over `S`.
 pub struct TlsStream<S: NetStream> {
     inner: S,
@@ -86,6 +119,7 @@ pub struct TlsStream<S: NetStream> {
     info: TlsInfo,
     /// Transport read buffer, kept between reads.
     rbuf: Vec<u8>,
+    tickets: Option<TicketSlot>,
 }
 
 impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
@@ -118,10 +152,21 @@ impl<S: NetStream> TlsStream<S> {
     /// Runs the handshake over `inner` for `host` (a DNS name, sent as SNI, or an IP literal,
     /// sent without SNI) and verifies the certificate at `now_ms`.
     pub async fn connect(
+        inner: S,
+        host: &str,
+        settings: &TlsSettings,
+        now_ms: u64,
+    ) -> Result<Self, Error> {
+        Self::connect_resuming(inner, host, settings, now_ms, None).await
+    }
+
+    /// [`TlsStream::connect`], offering a cached ticket and caching the ones the server sends.
+    pub(crate) async fn connect_resuming(
         mut inner: S,
         host: &str,
         settings: &TlsSettings,
         now_ms: u64,
+        tickets: Option<TicketSlot>,
     ) -> Result<Self, Error> {
         let judge = Judge::new(&settings.trust, &settings.pins, settings.revocation, host)
             .map_err(Error::TrustConfig)?;
@@ -138,7 +183,8 @@ impl<S: NetStream> TlsStream<S> {
                 .retain(|s| *s != ExtensionSlot::StatusRequest);
         }
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
-        let cfg = Config::new(profile.clone(), sni);
+        let mut cfg = Config::new(profile.clone(), sni);
+        cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
         let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
         let io = |e| Error::from_io(e, Error::Io);
         let mut verdict = None;
@@ -168,6 +214,11 @@ impl<S: NetStream> TlsStream<S> {
                             Some(Err(x)) => Error::Certificate(x),
                             _ => Error::Tls(e),
                         });
+                    }
+                }
+                Event::NewSessionTicket(t) => {
+                    if let Some(slot) = &tickets {
+                        slot.cache.put(&slot.key, t);
                     }
                 }
                 Event::HandshakeDone(s) => {
@@ -204,6 +255,7 @@ impl<S: NetStream> TlsStream<S> {
                         closed: false,
                         info,
                         rbuf: buf,
+                        tickets,
                     });
                 }
                 Event::NeedData => {
@@ -254,6 +306,11 @@ impl<S: NetStream> NetStream for TlsStream<S> {
                     self.pos = 0;
                 }
                 Event::PeerClosed => self.closed = true,
+                Event::NewSessionTicket(t) => {
+                    if let Some(slot) = &self.tickets {
+                        slot.cache.put(&slot.key, t);
+                    }
+                }
                 Event::NeedData => {
                     let n = self.inner.read(&mut self.rbuf).await?;
                     if n == 0 {

@@ -124,7 +124,7 @@ fn row(proxy: &str) {
                         }
                         let tls = r.meta.tls.as_ref().unwrap();
                         assert!(tls.version == 0x0304 || tls.version == 0x0303);
-                        assert!(!tls.peer_chain.is_empty());
+                        assert!(tls.resumed || !tls.peer_chain.is_empty());
                     }
                     Err(e) => failures.push(format!("{proxy} × {origin} × /{body}: {e}")),
                 }
@@ -509,5 +509,32 @@ fn a_cookie_is_set_and_sent_back_direct_and_through_proxies() {
             .await
             .unwrap();
         assert_eq!(body, b"none");
+    });
+}
+
+#[test]
+fn the_next_connection_resumes_with_a_ticket() {
+    let Some(p) = Peers::load("resumption") else {
+        return;
+    };
+    let mut cfg = config(&p, None);
+    cfg.max_idle_per_origin = 0; // every request on a new connection
+    cfg.http1_only = true;
+    let c = Client::new(TokioNet, cfg);
+    run(async {
+        for (peer, version) in [("H1", 0x0304), ("TLS12", 0x0303)] {
+            let u = format!("https://localhost:{}/1k", p.port(peer));
+            let (first, _) = get(&c, &u).await.unwrap();
+            let tls = first.meta.tls.unwrap();
+            assert!(!tls.resumed, "{peer}");
+            assert_eq!(tls.version, version, "{peer}");
+            assert!(!tls.peer_chain.is_empty());
+            let (second, body) = get(&c, &u).await.unwrap();
+            assert!(!second.meta.reused);
+            let tls = second.meta.tls.unwrap();
+            assert!(tls.resumed, "{peer}: the second connection did not resume");
+            assert!(tls.peer_chain.is_empty());
+            assert_eq!(body.len(), 1024);
+        }
     });
 }
