@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use burrow_h1::{BodyFraming, BodyKind, Decoder, Event, Limits, RequestHead, Target, Version};
 
+use burrow_cookies::redirect::next_request;
+use burrow_cookies::Jar;
 use burrow_proxy::connect::ProxyConnectionHeader;
 
 use crate::config::ClientConfig;
@@ -16,6 +18,7 @@ use crate::h2::{request_headers, H2Conn};
 use crate::message::{Body, Request, ResponseMeta, Timings};
 use crate::net::{Net, NetStream};
 use crate::proxy::{auth_required, authority, basic_auth};
+use crate::tls::TicketCache;
 use crate::transport::Transport;
 
 /// Bytes read from the transport at a time.
@@ -31,6 +34,8 @@ pub(crate) struct Inner<N: Net> {
     pub(crate) config: ClientConfig,
     pool: RefCell<HashMap<Origin, Vec<Idle<N::Stream>>>>,
     h2: RefCell<HashMap<Origin, (H2Conn, ConnInfo)>>,
+    jar: Option<RefCell<Jar>>,
+    tickets: TicketCache,
 }
 
 impl<N: Net> Inner<N> {
@@ -285,12 +290,15 @@ struct Attempt {
 impl<N: Net> Client<N> {
     /// A client over `net` with `config`.
     pub fn new(net: N, config: ClientConfig) -> Client<N> {
+        let cookies = config.cookies;
         Client {
             inner: Rc::new(Inner {
                 net,
                 config,
                 pool: RefCell::new(HashMap::new()),
                 h2: RefCell::new(HashMap::new()),
+                jar: cookies.then(|| RefCell::new(Jar::new())),
+                tickets: TicketCache::default(),
             }),
         }
     }
@@ -320,18 +328,51 @@ impl<N: Net> Client<N> {
         let mut req = req;
         let mut history: Vec<url::Url> = Vec::new();
         loop {
-            let mut resp = self.send(&req, &clock).await?;
-            resp.meta.timings.total = net.now_ms().saturating_sub(start);
-            resp.meta.redirects = u32::try_from(history.len()).unwrap_or(u32::MAX);
-            let location = resp.header("location").map(str::to_string);
-            let follow = matches!(resp.status, 301 | 302 | 303 | 307 | 308)
-                && cfg.redirect.max_redirects > 0;
-            let Some(location) = location.filter(|_| follow) else {
-                return Ok(resp);
-            };
-            let next = redirect(&req, &history, resp.status, &location, cfg)?;
             history.push(req.url.clone());
-            req = next;
+            let now_s = i64::try_from(net.now_ms() / 1000).unwrap_or(i64::MAX);
+            let mut resp = match self.jar_header(&req, now_s) {
+                Some(cookie) => {
+                    let mut with = req.clone();
+                    with.headers.push(("Cookie".to_string(), cookie));
+                    self.send(&with, &clock).await?
+                }
+                None => self.send(&req, &clock).await?,
+            };
+            self.store_cookies(&resp.url, &resp.headers, now_s);
+            resp.meta.timings.total = net.now_ms().saturating_sub(start);
+            resp.meta.redirects =
+                u32::try_from(history.len().saturating_sub(1)).unwrap_or(u32::MAX);
+            let location = resp.header("location").map(str::to_string);
+            match redirect(&req, &history, resp.status, location.as_deref(), cfg)? {
+                Some(next) => req = next,
+                None => return Ok(resp),
+            }
+        }
+    }
+
+    /// The jar's `Cookie` value for `req`, unless cookies are off or the caller set one.
+    fn jar_header(&self, req: &Request, now_s: i64) -> Option<String> {
+        let jar = self.inner.jar.as_ref()?;
+        if req
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("cookie"))
+        {
+            return None;
+        }
+        jar.borrow_mut().cookie_header(&req.url, now_s)
+    }
+
+    fn store_cookies(&self, url: &url::Url, headers: &[(String, String)], now_s: i64) {
+        let Some(jar) = self.inner.jar.as_ref() else {
+            return;
+        };
+        let mut jar = jar.borrow_mut();
+        for (n, v) in headers {
+            if n.eq_ignore_ascii_case("set-cookie") {
+                // A refused cookie (bad domain, public suffix, prefix rules) is simply not kept.
+                let _ = jar.store(url, v, now_s);
+            }
         }
     }
 
@@ -353,7 +394,14 @@ impl<N: Net> Client<N> {
             let (stream, info) = match pooled {
                 Some(idle) => (idle.stream, idle.info),
                 None => {
-                    let c = connect(&self.inner.net, &self.inner.config, &origin, clock).await?;
+                    let c = connect(
+                        &self.inner.net,
+                        &self.inner.config,
+                        &origin,
+                        clock,
+                        &self.inner.tickets,
+                    )
+                    .await?;
                     (c.stream, c.info)
                 }
             };
@@ -711,50 +759,45 @@ fn h2_retryable(e: &Error) -> bool {
     }
 }
 
-/// The request for a redirect's target (RFC 9110 §15.4), or why it is refused.
+/// The request for a redirect's target (burrow-cookies decides; RFC 9110 §15.4), `None` when
+/// the response is not a redirect to follow.
 fn redirect(
     req: &Request,
     history: &[url::Url],
     status: u16,
-    location: &str,
+    location: Option<&str>,
     cfg: &ClientConfig,
-) -> Result<Request, Error> {
-    let policy = cfg.redirect;
-    let next = req
-        .url
-        .join(location)
-        .map_err(|_| Error::RedirectBadLocation(location.to_string()))?;
-    if !matches!(next.scheme(), "http" | "https") || next.host().is_none() {
-        return Err(Error::RedirectBadLocation(location.to_string()));
+) -> Result<Option<Request>, Error> {
+    if !cfg.follow_redirects {
+        return Ok(None);
     }
-    if req.url.scheme() == "https" && next.scheme() == "http" && !policy.allow_https_to_http {
-        return Err(Error::RedirectDowngrade(next.to_string()));
-    }
-    if history.len() >= usize::try_from(policy.max_redirects).unwrap_or(usize::MAX) {
-        return Err(Error::RedirectLimit(policy.max_redirects));
-    }
-    if next == req.url || history.contains(&next) {
-        return Err(Error::RedirectLoop(next.to_string()));
-    }
-    let to_get = match status {
-        303 => req.method != "HEAD",
-        301 | 302 => req.method == "POST",
-        _ => false,
+    let next = next_request(
+        &cfg.redirect,
+        history,
+        &req.url,
+        &req.method,
+        status,
+        location,
+    )
+    .map_err(Error::Redirect)?;
+    let Some(r) = next else {
+        return Ok(None);
     };
-    let cross_origin = next.origin() != req.url.origin();
     let mut out = req.clone();
-    out.url = next;
-    if to_get {
-        out.method = "GET".to_string();
+    out.url = r.url;
+    out.method = r.method;
+    if !r.keep_body {
         out.body = Body::Empty;
     }
     out.headers.retain(|(n, _)| {
         let n = n.to_ascii_lowercase();
-        let body_header = n.starts_with("content-");
-        let credential = n == "authorization" || n == "cookie" || n == "proxy-authorization";
-        !((to_get && body_header) || (cross_origin && credential) || n == "host")
+        let credential = n == "authorization" || n == "proxy-authorization";
+        !((r.drop_authorization && credential)
+            || (r.drop_cookie_header && n == "cookie")
+            || (r.drop_body_headers && n.starts_with("content-"))
+            || n == "host")
     });
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// Whether `url` would go through the configured proxy (after no_proxy).
@@ -778,7 +821,8 @@ mod tests {
     fn redirects_follow_rfc9110() {
         let cfg = ClientConfig::default();
         let r = req("POST", "https://a.test/x");
-        let n = redirect(&r, &[], 303, "/y", &cfg).unwrap();
+        let h = [r.url.clone()];
+        let n = redirect(&r, &h, 303, Some("/y"), &cfg).unwrap().unwrap();
         assert_eq!(
             (n.method.as_str(), n.url.as_str()),
             ("GET", "https://a.test/y")
@@ -786,18 +830,18 @@ mod tests {
         assert_eq!(n.body, Body::Empty);
         assert!(n.headers.iter().any(|(k, _)| k == "Authorization"));
         assert!(!n.headers.iter().any(|(k, _)| k == "Content-Type"));
-        let n = redirect(&r, &[], 307, "https://b.test/", &cfg).unwrap();
+        let n = redirect(&r, &h, 307, Some("https://b.test/"), &cfg)
+            .unwrap()
+            .unwrap();
         assert_eq!(n.method, "POST");
         assert_eq!(n.body, Body::Bytes(b"x".to_vec()));
         assert!(!n.headers.iter().any(|(k, _)| k == "Authorization"));
-        let e = redirect(&r, &[], 302, "http://a.test/", &cfg).unwrap_err();
-        assert_eq!(e.code(), "REDIRECT_DOWNGRADE");
-        let e = redirect(&r, &[], 302, "/x", &cfg).unwrap_err();
-        assert_eq!(e.code(), "REDIRECT_LOOP");
-        let e = redirect(&r, &[], 302, "ftp://a.test/", &cfg).unwrap_err();
-        assert_eq!(e.code(), "REDIRECT_BAD_LOCATION");
-        let many = vec![url::Url::parse("https://z.test/").unwrap(); 20];
-        let e = redirect(&r, &many, 302, "/q", &cfg).unwrap_err();
-        assert_eq!(e.code(), "REDIRECT_LIMIT");
+        let e = redirect(&r, &h, 302, Some("http://a.test/"), &cfg).unwrap_err();
+        assert_eq!(e.code(), "REDIRECT_INSECURE");
+        assert!(redirect(&r, &h, 200, Some("/y"), &cfg).unwrap().is_none());
+        assert!(redirect(&r, &h, 302, None, &cfg).unwrap().is_none());
+        let mut off = cfg;
+        off.follow_redirects = false;
+        assert!(redirect(&r, &h, 302, Some("/y"), &off).unwrap().is_none());
     }
 }

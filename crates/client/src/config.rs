@@ -1,5 +1,7 @@
 //! Client configuration.
 
+pub use burrow_cookies::redirect::RedirectPolicy;
+
 use crate::deadline::Deadlines;
 use crate::tls::TlsSettings;
 use burrow_proxy::connect::ProxyConnectionHeader;
@@ -8,29 +10,8 @@ use burrow_proxy::{NoProxy, Proxy};
 /// Default `max_body_bytes`: 32 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
 
-/// Default redirect limit.
-pub const DEFAULT_MAX_REDIRECTS: u32 = 20;
-
 /// Idle keep-alive connections kept per origin.
 pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
-
-/// How redirects are followed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RedirectPolicy {
-    /// Redirects followed before `REDIRECT_LIMIT` (0 = return 3xx responses as they are).
-    pub max_redirects: u32,
-    /// Allow an https URL to redirect to http (off: `REDIRECT_DOWNGRADE`).
-    pub allow_https_to_http: bool,
-}
-
-impl Default for RedirectPolicy {
-    fn default() -> Self {
-        RedirectPolicy {
-            max_redirects: DEFAULT_MAX_REDIRECTS,
-            allow_https_to_http: false,
-        }
-    }
-}
 
 /// Everything a [`crate::Client`] can be told.
 #[derive(Clone, Debug)]
@@ -50,8 +31,13 @@ pub struct ClientConfig {
     /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
     /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<u64>,
-    /// Redirect handling.
+    /// Follow redirects (301/302/303/307/308 with a Location); off: 3xx responses are returned.
+    pub follow_redirects: bool,
+    /// Redirect limits (burrow-cookies' policy: max 20, https→http refused).
     pub redirect: RedirectPolicy,
+    /// Keep cookies in a jar (RFC 6265bis, public suffix list): store `Set-Cookie`, send
+    /// `Cookie` unless the request sets its own. Default off.
+    pub cookies: bool,
     /// Time limits.
     pub deadlines: Deadlines,
     /// `User-Agent` sent unless the request has one (`None` = send none).
@@ -73,7 +59,9 @@ impl Default for ClientConfig {
             tls: TlsSettings::default(),
             http1_only: false,
             max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
+            follow_redirects: true,
             redirect: RedirectPolicy::default(),
+            cookies: false,
             deadlines: Deadlines::default(),
             user_agent: Some(concat!("burrow/", env!("CARGO_PKG_VERSION")).to_string()),
             max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,

@@ -7,7 +7,7 @@ use crate::error::{Error, Phase};
 use crate::message::Timings;
 use crate::net::{Net, NetStream};
 use crate::proxy::{http_connect, socks5_connect};
-use crate::tls::{TlsInfo, TlsStream};
+use crate::tls::{TicketCache, TicketSlot, TlsInfo, TlsStream};
 use crate::transport::{Hop, HopKind, Transport};
 use burrow_proxy::{Proxy, Scheme as ProxyScheme};
 
@@ -74,6 +74,7 @@ pub(crate) async fn connect<N: Net>(
     config: &ClientConfig,
     origin: &Origin,
     clock: &Clock,
+    tickets: &TicketCache,
 ) -> Result<Connected<N::Stream>, Error> {
     let d = &config.deadlines;
     let proxy = proxy_for(config, origin);
@@ -128,7 +129,16 @@ pub(crate) async fn connect<N: Net>(
                 net,
                 Phase::Tls,
                 d.tls,
-                TlsStream::connect(hop, &origin.host, settings, net.now_ms()),
+                TlsStream::connect_resuming(
+                    hop,
+                    &origin.host,
+                    settings,
+                    net.now_ms(),
+                    Some(TicketSlot {
+                        cache: tickets.clone(),
+                        key: format!("{}:{}", origin.host, origin.port),
+                    }),
+                ),
             )
             .await??;
         info.timings.tls = net.now_ms().saturating_sub(t2);

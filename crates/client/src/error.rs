@@ -83,14 +83,9 @@ pub enum Error {
         /// The configured cap.
         limit: u64,
     },
-    /// Too many redirects (`redirect.max_redirects`).
-    RedirectLimit(u32),
-    /// A redirect led back to a URL already visited.
-    RedirectLoop(String),
-    /// A redirect from https to http, refused by `redirect.allow_https_to_http`.
-    RedirectDowngrade(String),
-    /// A `Location` header that is not a usable http(s) URL.
-    RedirectBadLocation(String),
+    /// A redirect was refused (burrow-cookies' code: `REDIRECT_LIMIT`, `REDIRECT_LOOP`,
+    /// `REDIRECT_INSECURE`, `REDIRECT_LOCATION`).
+    Redirect(burrow_cookies::redirect::RedirectError),
     /// The URL cannot be fetched (scheme, missing host).
     BadUrl(String),
     /// The request cannot be sent as given (bad header, body on a method that forbids it).
@@ -114,10 +109,7 @@ impl Error {
             Error::ConnectionFailed { code, .. } => code,
             Error::Proxy(e) => e.code(),
             Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
-            Error::RedirectLimit(_) => "REDIRECT_LIMIT",
-            Error::RedirectLoop(_) => "REDIRECT_LOOP",
-            Error::RedirectDowngrade(_) => "REDIRECT_DOWNGRADE",
-            Error::RedirectBadLocation(_) => "REDIRECT_BAD_LOCATION",
+            Error::Redirect(e) => e.code(),
             Error::BadUrl(_) => "BAD_URL",
             Error::BadRequest(_) => "BAD_REQUEST",
             Error::Rng => "RNG_FAILED",
@@ -198,16 +190,10 @@ impl fmt::Display for Error {
                 f,
                 "{code}: the body exceeds max_body_bytes ({limit}); raise it or set None for no limit"
             ),
-            Error::RedirectLimit(n) => write!(
+            Error::Redirect(e) => write!(
                 f,
-                "{code}: more than {n} redirects; raise redirect.max_redirects"
+                "{code}: {e} (ClientConfig.redirect, or follow_redirects = false)"
             ),
-            Error::RedirectLoop(u) => write!(f, "{code}: the redirect to {u} was already visited"),
-            Error::RedirectDowngrade(u) => write!(
-                f,
-                "{code}: refused the https to http redirect to {u}; set redirect.allow_https_to_http"
-            ),
-            Error::RedirectBadLocation(l) => write!(f, "{code}: unusable Location {l:?}"),
             Error::BadUrl(m) => write!(f, "{code}: {m}"),
             Error::BadRequest(m) => write!(f, "{code}: {m}"),
             Error::Rng => write!(f, "{code}: the system random number generator failed"),

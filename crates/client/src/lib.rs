@@ -30,14 +30,13 @@ pub use burrow_proxy::{
 pub use client::{uses_proxy, Client, Response};
 pub use config::{
     ClientConfig, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
-    DEFAULT_MAX_REDIRECTS,
 };
 pub use deadline::Deadlines;
 pub use error::{Error, Phase};
 pub use h2::{H2_CONNECTION_WINDOW, H2_STREAM_WINDOW};
 pub use message::{Body, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
-pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream};
+pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 

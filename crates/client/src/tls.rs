@@ -4,7 +4,13 @@
 use std::io;
 use std::sync::Arc;
 
-use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, KeyLogEntry, Profile};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use burrow_handshake::{
+    Config, Connection, Entropy, Event, ExtensionSlot, KeyLogEntry, Profile, Ticket,
+};
 use burrow_x509::{Revocation, StapleStatus};
 
 use crate::error::Error;
@@ -103,6 +109,35 @@ pub struct TlsInfo {
     pub ocsp: StapleStatus,
 }
 
+/// Most servers remembered by a [`TicketCache`]; beyond it the cache starts over.
+pub const MAX_CACHED_TICKETS: usize = 256;
+
+/// Session tickets by `host:port`, shared by the connections of one client: the next
+/// connection to the server resumes (one ticket per connection, never reused).
+#[derive(Clone, Default)]
+pub(crate) struct TicketCache(Rc<RefCell<HashMap<String, Ticket>>>);
+
+impl TicketCache {
+    fn take(&self, key: &str) -> Option<Ticket> {
+        self.0.borrow_mut().remove(key)
+    }
+
+    fn put(&self, key: &str, t: Ticket) {
+        let mut map = self.0.borrow_mut();
+        if map.len() >= MAX_CACHED_TICKETS && !map.contains_key(key) {
+            map.clear();
+        }
+        map.insert(key.to_string(), t);
+    }
+}
+
+/// Where a connection keeps the tickets its server sends.
+#[derive(Clone)]
+pub(crate) struct TicketSlot {
+    pub(crate) cache: TicketCache,
+    pub(crate) key: String,
+}
+
 /// A TLS client connection over `S`.
 pub struct TlsStream<S: NetStream> {
     inner: S,
@@ -112,6 +147,9 @@ pub struct TlsStream<S: NetStream> {
     pos: usize,
     closed: bool,
     info: TlsInfo,
+    /// Transport read buffer, kept between reads.
+    rbuf: Vec<u8>,
+    tickets: Option<TicketSlot>,
 }
 
 impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
@@ -144,10 +182,21 @@ impl<S: NetStream> TlsStream<S> {
     /// Runs the handshake over `inner` for `host` (a DNS name, sent as SNI, or an IP literal,
     /// sent without SNI) and verifies the certificate at `now_ms`.
     pub async fn connect(
+        inner: S,
+        host: &str,
+        settings: &TlsSettings,
+        now_ms: u64,
+    ) -> Result<Self, Error> {
+        Self::connect_resuming(inner, host, settings, now_ms, None).await
+    }
+
+    /// [`TlsStream::connect`], offering a cached ticket and caching the ones the server sends.
+    pub(crate) async fn connect_resuming(
         mut inner: S,
         host: &str,
         settings: &TlsSettings,
         now_ms: u64,
+        tickets: Option<TicketSlot>,
     ) -> Result<Self, Error> {
         let judge = Judge::new(&settings.trust, &settings.pins, settings.revocation, host)
             .map_err(Error::TrustConfig)?;
@@ -165,6 +214,7 @@ impl<S: NetStream> TlsStream<S> {
         }
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
         let mut cfg = Config::new(profile.clone(), sni);
+        cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
         cfg.key_log = settings.key_log.is_some();
         let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
         let io = |e| Error::from_io(e, Error::Io);
@@ -201,6 +251,11 @@ impl<S: NetStream> TlsStream<S> {
                         });
                     }
                 }
+                Event::NewSessionTicket(t) => {
+                    if let Some(slot) = &tickets {
+                        slot.cache.put(&slot.key, t);
+                    }
+                }
                 Event::HandshakeDone(s) => {
                     let ocsp = match verdict {
                         Some(Ok(report)) => report.staple,
@@ -234,6 +289,8 @@ impl<S: NetStream> TlsStream<S> {
                         pos: 0,
                         closed: false,
                         info,
+                        rbuf: buf,
+                        tickets,
                     });
                 }
                 Event::NeedData => {
@@ -258,7 +315,6 @@ impl<S: NetStream> TlsStream<S> {
 
 impl<S: NetStream> NetStream for TlsStream<S> {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut rbuf = Vec::new();
         loop {
             if let Some(rest) = self.pending.get(self.pos..).filter(|r| !r.is_empty()) {
                 let n = rest.len().min(buf.len());
@@ -285,18 +341,20 @@ impl<S: NetStream> NetStream for TlsStream<S> {
                     self.pos = 0;
                 }
                 Event::PeerClosed => self.closed = true,
-                Event::NeedData => {
-                    if rbuf.is_empty() {
-                        rbuf = vec![0u8; READ_CHUNK];
+                Event::NewSessionTicket(t) => {
+                    if let Some(slot) = &self.tickets {
+                        slot.cache.put(&slot.key, t);
                     }
-                    let n = self.inner.read(&mut rbuf).await?;
+                }
+                Event::NeedData => {
+                    let n = self.inner.read(&mut self.rbuf).await?;
                     if n == 0 {
                         // No close_notify: the HTTP layer's framing decides whether that was
                         // a truncation.
                         self.closed = true;
                     } else {
                         self.conn
-                            .feed(rbuf.get(..n).unwrap_or(&[]))
+                            .feed(self.rbuf.get(..n).unwrap_or(&[]))
                             .map_err(|e| Error::Tls(e).into_io())?;
                     }
                 }

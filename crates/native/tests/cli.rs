@@ -488,3 +488,60 @@ fn help_and_readme_document_every_exit_code() {
         );
     }
 }
+
+/// A plain-HTTP server on 127.0.0.1:0 for `requests` connections: `/set` answers 302 to
+/// `/check` with a Set-Cookie (and one for a public suffix, which the jar must refuse);
+/// `/check` answers with the Cookie header it got (empty when none).
+fn cookie_server(requests: usize) -> u16 {
+    use std::io::{BufRead, BufReader, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming().take(requests) {
+            let mut s = s.unwrap();
+            let mut r = BufReader::new(s.try_clone().unwrap());
+            let mut head = Vec::new();
+            loop {
+                let mut line = String::new();
+                if r.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
+                    break;
+                }
+                head.push(line.trim_end().to_string());
+            }
+            let cookie = head
+                .iter()
+                .find_map(|l| l.strip_prefix("Cookie: "))
+                .unwrap_or("")
+                .to_string();
+            let reply = if head[0].starts_with("GET /set ") {
+                "HTTP/1.1 302 Found\r\nLocation: /check\r\nSet-Cookie: sid=abc123; Path=/\r\n\
+                 Set-Cookie: evil=1; Domain=co.uk\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_string()
+            } else {
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{cookie}",
+                    cookie.len()
+                )
+            };
+            s.write_all(reply.as_bytes()).unwrap();
+        }
+    });
+    port
+}
+
+#[test]
+fn cookie_jar_sends_a_cookie_set_on_a_redirect() {
+    let port = cookie_server(4);
+    let u = format!("http://127.0.0.1:{port}/set");
+    let o = burrow(&["-L", "--cookie-jar", &u], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "sid=abc123");
+    // Without the jar nothing is kept.
+    let o = burrow(&["-L", &u], &[]);
+    assert_exit(&o, 0);
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

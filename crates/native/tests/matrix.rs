@@ -124,7 +124,7 @@ fn row(proxy: &str) {
                         }
                         let tls = r.meta.tls.as_ref().unwrap();
                         assert!(tls.version == 0x0304 || tls.version == 0x0303);
-                        assert!(!tls.peer_chain.is_empty());
+                        assert!(tls.resumed || !tls.peer_chain.is_empty());
                     }
                     Err(e) => failures.push(format!("{proxy} × {origin} × /{body}: {e}")),
                 }
@@ -446,5 +446,95 @@ fn http2_multiplexes_concurrent_requests_on_one_connection() {
         let (r, _) = get(&h1, &format!("{base}/1k")).await.unwrap();
         assert_eq!(r.meta.http_version, "HTTP/1.1");
         assert_eq!(r.meta.tls.unwrap().alpn.as_deref(), Some("http/1.1"));
+    });
+}
+
+/// A plain-HTTP server on 127.0.0.1:0: `/set` answers 302 to `/check` with a Set-Cookie
+/// (plus one the jar must refuse: a public suffix domain), `/check` echoes the Cookie header.
+fn cookie_server() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { return };
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let head = String::from_utf8_lossy(&head).into_owned();
+            let cookie = head
+                .lines()
+                .find_map(|l| l.strip_prefix("Cookie: "))
+                .unwrap_or("none")
+                .to_string();
+            let reply = if head.contains(" /set ") {
+                "HTTP/1.1 302 Found\r\nLocation: /check\r\nSet-Cookie: sid=abc123; Path=/; HttpOnly\r\n\
+                 Set-Cookie: evil=1; Domain=co.uk\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_string()
+            } else {
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{cookie}",
+                    cookie.len()
+                )
+            };
+            let _ = s.write_all(reply.as_bytes());
+        }
+    });
+    port
+}
+
+#[test]
+fn a_cookie_is_set_and_sent_back_direct_and_through_proxies() {
+    let Some(p) = Peers::load("cookies") else {
+        return;
+    };
+    let port = cookie_server();
+    run(async {
+        for proxy in [None, proxy_url(&p, "HTTP_PROXY"), proxy_url(&p, "SOCKS")] {
+            let mut cfg = config(&p, proxy.as_deref());
+            cfg.cookies = true;
+            let c = Client::new(TokioNet, cfg);
+            let u = format!("http://127.0.0.1:{port}/set");
+            let (r, body) = get(&c, &u).await.unwrap();
+            assert_eq!((r.status, r.meta.redirects), (200, 1), "{proxy:?}");
+            assert_eq!(body, b"sid=abc123", "{proxy:?}");
+            // A later request sends it again; without the jar nothing is sent.
+            let (_, body) = get(&c, &format!("http://127.0.0.1:{port}/check"))
+                .await
+                .unwrap();
+            assert_eq!(body, b"sid=abc123");
+        }
+        let (_, body) = get(&client(&p, None), &format!("http://127.0.0.1:{port}/set"))
+            .await
+            .unwrap();
+        assert_eq!(body, b"none");
+    });
+}
+
+#[test]
+fn the_next_connection_resumes_with_a_ticket() {
+    let Some(p) = Peers::load("resumption") else {
+        return;
+    };
+    let mut cfg = config(&p, None);
+    cfg.max_idle_per_origin = 0; // every request on a new connection
+    cfg.http1_only = true;
+    let c = Client::new(TokioNet, cfg);
+    run(async {
+        for (peer, version) in [("H1", 0x0304), ("TLS12", 0x0303)] {
+            let u = format!("https://localhost:{}/1k", p.port(peer));
+            let (first, _) = get(&c, &u).await.unwrap();
+            let tls = first.meta.tls.unwrap();
+            assert!(!tls.resumed, "{peer}");
+            assert_eq!(tls.version, version, "{peer}");
+            assert!(!tls.peer_chain.is_empty());
+            let (second, body) = get(&c, &u).await.unwrap();
+            assert!(!second.meta.reused);
+            let tls = second.meta.tls.unwrap();
+            assert!(tls.resumed, "{peer}: the second connection did not resume");
+            assert!(tls.peer_chain.is_empty());
+            assert_eq!(body.len(), 1024);
+        }
     });
 }

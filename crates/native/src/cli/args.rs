@@ -34,7 +34,8 @@ Options:
       --max-filesize BYTES body cap (wire and decoded bytes; default 33554432; 'none' = no cap)
       --connect-timeout S  limit for TCP connect, proxy handshake and TLS handshake each
   -m, --max-time S         limit for the whole transfer
-      --cookie-jar FILE    load cookies from FILE (if it exists) and write them back after
+      --cookie-jar         keep cookies for this run: Set-Cookie stored (RFC 6265bis, public
+                           suffixes refused), Cookie sent on redirects (nothing saved to disk)
   -h, --help               this text
 
 Environment:
@@ -103,7 +104,7 @@ pub(crate) struct Options {
     pub(crate) max_filesize: Option<Option<u64>>,
     pub(crate) connect_timeout: Option<Duration>,
     pub(crate) max_time: Option<Duration>,
-    pub(crate) cookie_jar: Option<String>,
+    pub(crate) cookie_jar: bool,
 }
 
 /// What the command line asks for.
@@ -162,7 +163,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         max_filesize: None,
         connect_timeout: None,
         max_time: None,
-        cookie_jar: None,
+        cookie_jar: false,
     };
     let mut url = None;
     let mut args = args.into_iter();
@@ -234,7 +235,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             }
             "--connect-timeout" => o.connect_timeout = Some(seconds(&flag, &value()?)?),
             "-m" | "--max-time" => o.max_time = Some(seconds(&flag, &value()?)?),
-            "-c" | "--cookie-jar" => o.cookie_jar = Some(value()?),
+            "--cookie-jar" => o.cookie_jar = true,
             other => return Err(format!("unknown option {other} (see --help)")),
         }
     }

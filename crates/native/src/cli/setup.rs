@@ -41,11 +41,11 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.proxy_tls.trust = t;
     }
     cfg.http1_only = o.http == HttpVersion::Http11;
-    cfg.redirect.max_redirects = match (o.location, o.max_redirs) {
-        (false, _) => 0,
-        (true, Some(n)) => n,
-        (true, None) => cfg.redirect.max_redirects,
-    };
+    cfg.follow_redirects = o.location;
+    if let Some(n) = o.max_redirs {
+        cfg.redirect.max_redirects = n;
+    }
+    cfg.cookies = o.cookie_jar;
     if let Some(cap) = o.max_filesize {
         cfg.max_body_bytes = cap;
     }
