@@ -63,6 +63,14 @@ impl<N: Net> Inner<N> {
     }
 }
 
+impl<N: Net> Drop for Inner<N> {
+    fn drop(&mut self) {
+        for (h2, _) in self.h2.borrow().values() {
+            h2.shut_down();
+        }
+    }
+}
+
 /// An HTTP client over the platform `N`. Cheap to clone (shares the pool).
 pub struct Client<N: Net> {
     inner: Rc<Inner<N>>,
