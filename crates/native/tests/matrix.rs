@@ -260,6 +260,12 @@ fn post_1m_echoed_byte_exact_and_connection_reused() {
             .unwrap();
         assert!(r.meta.reused);
         assert_eq!(r.meta.timings.tls, 0);
+        // The same POST over HTTP/2 (DATA frames paced by the server's windows).
+        let u = format!("https://localhost:{}/echo", p.port("DEF"));
+        let req = Request::new("POST", &u).unwrap().body(body.clone());
+        let mut r = c.fetch(req).await.unwrap();
+        assert_eq!((r.status, r.meta.http_version), (200, "HTTP/2"));
+        assert_eq!(r.bytes().await.unwrap(), body);
     });
 }
 
