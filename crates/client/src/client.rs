@@ -63,6 +63,14 @@ impl<N: Net> Inner<N> {
     }
 }
 
+impl<N: Net> Drop for Inner<N> {
+    fn drop(&mut self) {
+        for (h2, _) in self.h2.borrow().values() {
+            h2.shut_down();
+        }
+    }
+}
+
 /// An HTTP client over the platform `N`. Cheap to clone (shares the pool).
 pub struct Client<N: Net> {
     inner: Rc<Inner<N>>,
@@ -383,6 +391,7 @@ impl<N: Net> Client<N> {
             if let Some((h2, info)) = self.inner.h2_for(&origin) {
                 match self.send_h2(req, &h2, info, true, retried, clock).await {
                     Err(e) if !retried && req.retryable() && h2_retryable(&e) => {
+                        self.inner.h2.borrow_mut().remove(&origin);
                         retried = true;
                         continue;
                     }
@@ -409,14 +418,27 @@ impl<N: Net> Client<N> {
                 .tls
                 .as_ref()
                 .is_some_and(|t| t.alpn.as_deref() == Some("h2"));
-            if alpn_h2 && !reused {
+            // h2c with prior knowledge: plain http origins reached without an absolute-form
+            // proxy (which would speak HTTP/1.1 to the proxy).
+            let prior_knowledge = self.inner.config.http2_prior_knowledge
+                && !origin.https
+                && info.absolute_form.is_none();
+            if (alpn_h2 || prior_knowledge) && !reused {
                 let (h2, driver) = H2Conn::start(stream);
                 self.inner.net.spawn(Box::pin(driver));
                 self.inner
                     .h2
                     .borrow_mut()
                     .insert(origin.clone(), (h2.clone(), info.clone()));
-                return self.send_h2(req, &h2, info, false, retried, clock).await;
+                match self.send_h2(req, &h2, info, false, retried, clock).await {
+                    // Refused before processing (GOAWAY, REFUSED_STREAM): once more, anew.
+                    Err(e) if !retried && req.retryable() && h2_retryable(&e) => {
+                        self.inner.h2.borrow_mut().remove(&origin);
+                        retried = true;
+                        continue;
+                    }
+                    other => return other,
+                }
             }
             match self.exchange(req, &origin, stream, &info, clock).await {
                 // Absolute-form: the proxy's own refusal arrives as the response.
@@ -754,7 +776,8 @@ impl<N: Net> Client<N> {
 fn h2_retryable(e: &Error) -> bool {
     match e {
         Error::H2(h) => h.is_retryable(),
-        Error::ConnectionFailed { .. } => true,
+        // The server closed a connection it had kept open (stale), not a protocol failure.
+        Error::ConnectionFailed { code, .. } => *code == "CONNECTION_LOST",
         _ => false,
     }
 }

@@ -28,6 +28,9 @@ pub struct ClientConfig {
     pub tls: TlsSettings,
     /// Offer only http/1.1 in ALPN (no HTTP/2).
     pub http1_only: bool,
+    /// Speak HTTP/2 to plain `http://` origins without asking (h2c prior knowledge, RFC 9113
+    /// §3.3; curl's `--http2-prior-knowledge`). Default off.
+    pub http2_prior_knowledge: bool,
     /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
     /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<u64>,
@@ -58,6 +61,7 @@ impl Default for ClientConfig {
             },
             tls: TlsSettings::default(),
             http1_only: false,
+            http2_prior_knowledge: false,
             max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
             follow_redirects: true,
             redirect: RedirectPolicy::default(),

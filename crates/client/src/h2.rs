@@ -54,6 +54,8 @@ pub(crate) struct Shared {
     driver: Option<Waker>,
     kick: bool,
     dead: Option<Dead>,
+    /// The client is gone: end the connection once no response is being read.
+    shutdown: bool,
 }
 
 /// A handle on one HTTP/2 connection (cheap to clone).
@@ -177,6 +179,7 @@ impl H2Conn {
             driver: None,
             kick: true,
             dead: None,
+            shutdown: false,
         }));
         let driver = drive(Rc::clone(&shared), stream);
         (H2Conn { shared }, driver)
@@ -288,6 +291,13 @@ impl H2Conn {
         .await
     }
 
+    /// The client is dropped: close the connection (GOAWAY) once its streams are done.
+    pub(crate) fn shut_down(&self) {
+        let mut s = self.shared.borrow_mut();
+        s.shutdown = true;
+        s.kick();
+    }
+
     /// The response is abandoned: reset the stream so the server stops sending.
     pub(crate) fn cancel(&self, id: u32) {
         let mut s = self.shared.borrow_mut();
@@ -301,12 +311,24 @@ impl H2Conn {
 async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<S>) {
     let mut buf = vec![0u8; READ_CHUNK];
     loop {
-        let out = {
+        let (out, finished) = {
             let mut s = shared.borrow_mut();
+            // Nobody can use this connection any more: the client is gone (or only this
+            // driver holds the state) and no response is being read.
+            let finished = (s.shutdown || Rc::strong_count(&shared) == 1) && s.slots.is_empty();
+            if finished {
+                s.conn.goaway();
+            }
             s.pump();
             s.kick = false;
-            s.conn.take_transmit()
+            (s.conn.take_transmit(), finished)
         };
+        if finished {
+            // Best effort: GOAWAY and close_notify, then the driver ends.
+            let _ = stream.write_all(&out).await;
+            let _ = stream.close().await;
+            return;
+        }
         if !out.is_empty() {
             if let Err(e) = stream.write_all(&out).await {
                 let e = Error::from_io(e, Error::Io);

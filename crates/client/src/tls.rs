@@ -109,7 +109,7 @@ pub struct TlsInfo {
     pub ocsp: StapleStatus,
 }
 
-/// Most servers remembered by a [`TicketCache`]; beyond it the cache starts over.
+/// Most servers whose session ticket a client keeps; beyond it the cache starts over.
 pub const MAX_CACHED_TICKETS: usize = 256;
 
 /// Session tickets by `host:port`, shared by the connections of one client: the next

@@ -28,6 +28,9 @@ struct Script {
     pieces: Vec<Vec<u8>>,
     /// Read returns Pending forever once the pieces run out (a stalled peer) instead of EOF.
     stall: bool,
+    /// Each read returns Pending once before its piece (other tasks run in between, as when
+    /// the server's bytes arrive later).
+    yield_each: bool,
     written: Rc<RefCell<Vec<u8>>>,
 }
 
@@ -36,6 +39,7 @@ impl Script {
         Script {
             pieces,
             stall: false,
+            yield_each: false,
             written: Rc::default(),
         }
     }
@@ -44,11 +48,24 @@ impl Script {
 struct ScriptStream {
     pieces: VecDeque<Vec<u8>>,
     stall: bool,
+    yield_each: bool,
     written: Rc<RefCell<Vec<u8>>>,
 }
 
 impl NetStream for ScriptStream {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.yield_each {
+            let mut yielded = false;
+            std::future::poll_fn(|_| {
+                if yielded {
+                    Poll::Ready(())
+                } else {
+                    yielded = true;
+                    Poll::Pending
+                }
+            })
+            .await;
+        }
         let Some(mut piece) = self.pieces.pop_front() else {
             if self.stall {
                 std::future::pending::<()>().await;
@@ -73,12 +90,17 @@ impl NetStream for ScriptStream {
     }
 }
 
+/// A spawned background task.
+type Task = Pin<Box<dyn Future<Output = ()>>>;
+
 #[derive(Clone, Default)]
 struct ScriptNet {
     conns: Rc<RefCell<VecDeque<Script>>>,
     connects: Rc<RefCell<Vec<(String, u16)>>>,
     /// Timers fire at once (to test deadlines) instead of never.
     timers_fire: bool,
+    /// Background tasks (the HTTP/2 driver), run by [`drive`].
+    tasks: Rc<RefCell<Vec<Task>>>,
 }
 
 impl ScriptNet {
@@ -102,6 +124,7 @@ impl Net for ScriptNet {
         Ok(ScriptStream {
             pieces: s.pieces.into(),
             stall: s.stall,
+            yield_each: s.yield_each,
             written: s.written,
         })
     }
@@ -116,8 +139,8 @@ impl Net for ScriptNet {
         1_700_000_000_000
     }
 
-    fn spawn(&self, _task: Pin<Box<dyn Future<Output = ()>>>) {
-        panic!("no background tasks in HTTP/1.1");
+    fn spawn(&self, task: Pin<Box<dyn Future<Output = ()>>>) {
+        self.tasks.borrow_mut().push(task);
     }
 
     async fn resolve(&self, _host: &str) -> io::Result<Vec<IpAddr>> {
@@ -133,6 +156,22 @@ fn now<F: Future>(f: F) -> F::Output {
         Poll::Ready(v) => v,
         Poll::Pending => panic!("the future waited on something the script never delivers"),
     }
+}
+
+/// Polls `f` and the net's background tasks in turns until `f` is done (everything is
+/// scripted, so a bounded number of rounds must do).
+fn drive<F: Future>(net: &ScriptNet, f: F) -> F::Output {
+    let mut f = pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..10_000 {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        let mut tasks: Vec<_> = net.tasks.borrow_mut().drain(..).collect();
+        tasks.retain_mut(|t| t.as_mut().poll(&mut cx).is_pending());
+        net.tasks.borrow_mut().extend(tasks);
+    }
+    panic!("the future never finished");
 }
 
 /// Every way to cut `bytes`: whole, byte by byte, and every 2-way split.
@@ -396,9 +435,8 @@ fn the_body_cap_applies_to_content_length_and_to_wire_bytes() {
 #[test]
 fn deadlines_have_their_own_codes() {
     let stalled = |pieces: Vec<Vec<u8>>| Script {
-        pieces,
         stall: true,
-        written: Rc::default(),
+        ..Script::new(pieces)
     };
     // Nothing comes back: the headers deadline.
     let mut net = ScriptNet::with(vec![stalled(vec![])]);
@@ -487,4 +525,149 @@ fn idna_hosts_are_punycode_on_the_wire() {
     assert_eq!(connects.borrow()[0].0, "xn--bcher-kva.example");
     let w = String::from_utf8(written.borrow().clone()).unwrap();
     assert!(w.contains("Host: xn--bcher-kva.example\r\n"), "{w}");
+}
+
+/// An HTTP/2 frame.
+fn frame(ty: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = payload.len() as u32;
+    let mut f = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, ty, flags];
+    f.extend_from_slice(&stream.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// Server SETTINGS (empty) and the ACK of ours.
+fn server_preface() -> Vec<u8> {
+    let mut v = frame(4, 0, 0, &[]);
+    v.extend(frame(4, 1, 0, &[]));
+    v
+}
+
+/// HEADERS `:status 200` (HPACK static index 8) and DATA `hello` with END_STREAM on `stream`.
+fn h2_ok(stream: u32) -> Vec<u8> {
+    let mut v = frame(1, 0x4, stream, &[0x88]);
+    v.extend(frame(0, 0x1, stream, b"hello"));
+    v
+}
+
+fn h2c_config() -> ClientConfig {
+    let mut cfg = ClientConfig::default();
+    cfg.http2_prior_knowledge = true;
+    cfg
+}
+
+fn h2_get(
+    net: &ScriptNet,
+    cfg: ClientConfig,
+) -> Result<(u16, Vec<u8>, bool), burrow_client::Error> {
+    let c = Client::new(net.clone(), cfg);
+    drive(net, async {
+        let mut r = c.fetch(Request::get("http://a.test/x").unwrap()).await?;
+        assert_eq!(r.meta.http_version, "HTTP/2");
+        let body = r.bytes().await?;
+        Ok((r.status, body, r.meta.retried))
+    })
+}
+
+#[test]
+fn h2c_responses_decode_the_same_under_every_chunking() {
+    let mut wire = server_preface();
+    wire.extend(h2_ok(1));
+    for pieces in chunkings(&wire) {
+        let s = Script::new(pieces);
+        let written = Rc::clone(&s.written);
+        let net = ScriptNet::with(vec![s]);
+        let (status, body, _) = h2_get(&net, h2c_config()).unwrap();
+        assert_eq!((status, body.as_slice()), (200, &b"hello"[..]));
+        assert!(written
+            .borrow()
+            .starts_with(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"));
+    }
+}
+
+#[test]
+fn h2_stream_reset_is_typed() {
+    let mut wire = server_preface();
+    wire.extend(frame(3, 0, 1, &[0, 0, 0, 2]));
+    let net = ScriptNet::with(vec![Script::new(vec![wire])]);
+    let e = h2_get(&net, h2c_config()).unwrap_err();
+    assert_eq!(e.code(), "H2_STREAM_RESET", "{e}");
+}
+
+#[test]
+fn h2_goaway_refusal_is_retried_once_on_a_new_connection() {
+    let mut refused = server_preface();
+    refused.extend(frame(7, 0, 0, &[0, 0, 0, 0, 0, 0, 0, 0]));
+    let mut ok = server_preface();
+    ok.extend(h2_ok(1));
+    let net = ScriptNet::with(vec![Script::new(vec![refused]), Script::new(vec![ok])]);
+    let connects = Rc::clone(&net.connects);
+    let (status, body, retried) = h2_get(&net, h2c_config()).unwrap();
+    assert_eq!(
+        (status, body.as_slice(), retried),
+        (200, &b"hello"[..], true)
+    );
+    assert_eq!(connects.borrow().len(), 2);
+}
+
+#[test]
+fn h2_protocol_errors_fail_closed_without_retry() {
+    // DATA on stream 0 is a connection error (RFC 9113 §6.1).
+    let mut wire = server_preface();
+    wire.extend(frame(0, 0, 0, b"x"));
+    let net = ScriptNet::with(vec![Script::new(vec![wire])]);
+    let connects = Rc::clone(&net.connects);
+    let e = h2_get(&net, h2c_config()).unwrap_err();
+    assert_eq!(e.code(), "H2_PROTOCOL", "{e}");
+    assert_eq!(connects.borrow().len(), 1);
+}
+
+#[test]
+fn h2_concurrent_requests_share_one_connection() {
+    // Stream 3's answer comes first, after the second request went out.
+    let script = Script {
+        yield_each: true,
+        ..Script::new(vec![
+            server_preface(),
+            h2_ok(1)[..10].to_vec(),
+            h2_ok(3),
+            h2_ok(1)[10..].to_vec(),
+        ])
+    };
+    let net = ScriptNet::with(vec![script]);
+    let connects = Rc::clone(&net.connects);
+    let c = Client::new(net.clone(), h2c_config());
+    let bodies = drive(&net, async {
+        let first = c
+            .fetch(Request::get("http://a.test/1").unwrap())
+            .await
+            .unwrap();
+        let second = c
+            .fetch(Request::get("http://a.test/2").unwrap())
+            .await
+            .unwrap();
+        assert!(second.meta.reused);
+        let mut out = Vec::new();
+        for mut r in [first, second] {
+            out.push(r.bytes().await.unwrap());
+        }
+        out
+    });
+    assert_eq!(bodies, vec![b"hello".to_vec(), b"hello".to_vec()]);
+    assert_eq!(connects.borrow().len(), 1);
+}
+
+#[test]
+fn h2_stalled_server_hits_the_headers_deadline() {
+    let net = ScriptNet {
+        timers_fire: true,
+        ..ScriptNet::with(vec![Script {
+            stall: true,
+            ..Script::new(vec![server_preface()])
+        }])
+    };
+    let mut cfg = h2c_config();
+    cfg.deadlines.total = None;
+    let e = h2_get(&net, cfg).unwrap_err();
+    assert_eq!(e.code(), "TIMEOUT_HEADERS");
 }

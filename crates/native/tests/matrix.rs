@@ -260,6 +260,12 @@ fn post_1m_echoed_byte_exact_and_connection_reused() {
             .unwrap();
         assert!(r.meta.reused);
         assert_eq!(r.meta.timings.tls, 0);
+        // The same POST over HTTP/2 (DATA frames paced by the server's windows).
+        let u = format!("https://localhost:{}/echo", p.port("DEF"));
+        let req = Request::new("POST", &u).unwrap().body(body.clone());
+        let mut r = c.fetch(req).await.unwrap();
+        assert_eq!((r.status, r.meta.http_version), (200, "HTTP/2"));
+        assert_eq!(r.bytes().await.unwrap(), body);
     });
 }
 
@@ -536,5 +542,68 @@ fn the_next_connection_resumes_with_a_ticket() {
             assert!(tls.peer_chain.is_empty());
             assert_eq!(body.len(), 1024);
         }
+    });
+}
+
+/// TokioNet that counts background tasks started and finished.
+#[derive(Clone, Default)]
+struct CountingNet {
+    started: std::rc::Rc<std::cell::Cell<u32>>,
+    finished: std::rc::Rc<std::cell::Cell<u32>>,
+}
+
+impl burrow_client::Net for CountingNet {
+    type Stream = <TokioNet as burrow_client::Net>::Stream;
+
+    async fn connect(&self, host: &str, port: u16) -> std::io::Result<Self::Stream> {
+        TokioNet.connect(host, port).await
+    }
+
+    async fn sleep(&self, d: Duration) {
+        TokioNet.sleep(d).await;
+    }
+
+    fn now_ms(&self) -> u64 {
+        TokioNet.now_ms()
+    }
+
+    fn spawn(&self, task: std::pin::Pin<Box<dyn Future<Output = ()>>>) {
+        self.started.set(self.started.get() + 1);
+        let finished = self.finished.clone();
+        TokioNet.spawn(Box::pin(async move {
+            task.await;
+            finished.set(finished.get() + 1);
+        }));
+    }
+
+    async fn resolve(&self, host: &str) -> std::io::Result<Vec<std::net::IpAddr>> {
+        TokioNet.resolve(host).await
+    }
+}
+
+#[test]
+fn the_http2_driver_ends_when_the_client_is_dropped() {
+    use burrow_client::Net as _;
+    let Some(p) = Peers::load("h2 driver lifetime") else {
+        return;
+    };
+    let net = CountingNet::default();
+    let c = Client::new(net.clone(), config(&p, None));
+    run(async {
+        let u = format!("https://localhost:{}/1k", p.port("DEF"));
+        let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+        assert_eq!(r.meta.http_version, "HTTP/2");
+        r.bytes().await.unwrap();
+        drop(r);
+        assert_eq!((net.started.get(), net.finished.get()), (1, 0));
+        drop(c);
+        // The driver sends GOAWAY and ends; nothing else can wake it, so give it a moment.
+        for _ in 0..50 {
+            if net.finished.get() == 1 {
+                break;
+            }
+            TokioNet.sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(net.finished.get(), 1);
     });
 }
