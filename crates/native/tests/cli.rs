@@ -142,6 +142,21 @@ fn verbose_shows_session_chain_staple_and_heads() {
     }
     assert_eq!(o.stdout.len(), 1024);
 
+    // TLS 1.2, and a group chosen by HelloRetryRequest.
+    for (peer, line) in [
+        (
+            "TLS12",
+            "* TLS: TLSv1.2 / TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 / x25519\n",
+        ),
+        (
+            "HRR",
+            "* TLS: TLSv1.3 / TLS_AES_128_GCM_SHA256 / secp384r1\n",
+        ),
+    ] {
+        let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, peer, "/1k")], &[]);
+        assert_exit(&o, 0);
+        assert!(stderr(&o).contains(line), "{peer}: {}", stderr(&o));
+    }
     // A server without a staple says so.
     let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, "DEF", "/1k")], &[]);
     assert_exit(&o, 0);
@@ -544,4 +559,69 @@ fn cookie_jar_sends_a_cookie_set_on_a_redirect() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+}
+
+/// A TCP server on 127.0.0.1:0 that answers each of `n` connections with `reply` and closes
+/// (an empty reply: read and never answer, until the client goes away). `reset`: read one
+/// byte of the request only, so closing with the rest unread sends a TCP RST.
+fn scripted_server(n: usize, reply: &'static [u8], reset: bool) -> u16 {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming().take(n) {
+            let mut s = s.unwrap();
+            if reply.is_empty() {
+                let mut sink = Vec::new();
+                let _ = s.read_to_end(&mut sink);
+                continue;
+            }
+            let mut buf = [0u8; 4096];
+            let want = if reset { 1 } else { buf.len() };
+            let _ = s.read(&mut buf[..want]);
+            let _ = s.write_all(reply);
+        }
+    });
+    port
+}
+
+#[test]
+fn transport_failure_classes_have_their_exit_codes() {
+    let Some(p) = load("cli transport exit codes") else {
+        return;
+    };
+    let c = ca(&p);
+    // TLS to a plain HTTP port: the reply is not TLS.
+    let plain_as_tls = format!("https://localhost:{}/1k", p.port("PLAIN"));
+    // HTTP/2 prior knowledge to an HTTP/1.1-only server.
+    let h2c = format!("http://127.0.0.1:{}/1k", p.port("PLAIN"));
+    // Nothing comes back after the ClientHello.
+    let silent = format!("https://localhost:{}/", scripted_server(1, b"", false));
+    // Not HTTP at all.
+    let garbage = b"SSH-2.0-OpenSSH\r\n";
+    let garbage = format!("http://127.0.0.1:{}/", scripted_server(1, garbage, false));
+    // Content-Length 100, 10 bytes, then a clean close or a reset.
+    let partial = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789";
+    let short = format!("http://127.0.0.1:{}/", scripted_server(1, partial, false));
+    let reset = format!("http://127.0.0.1:{}/", scripted_server(1, partial, true));
+    let bad_out = scratch("bad-out").join("missing-dir").join("x");
+    let bad_out = bad_out.to_string_lossy();
+    let cases: [(&[&str], i32, &str); 7] = [
+        (&["--cacert", &c, &plain_as_tls], 7, "TLS"),
+        (&["--http2-prior-knowledge", &h2c], 16, "H2_"),
+        (&["--connect-timeout", "0.3", &silent], 28, "TIMEOUT_TLS"),
+        (&[&garbage], 16, "HTTP_PROTOCOL"),
+        (&[&short], 16, "the body is incomplete"),
+        (&[&reset], 56, "CONNECTION_LOST"),
+        (
+            &["--cacert", &c, "-o", &bad_out, &url(&p, "DEF", "/1k")],
+            23,
+            "-o",
+        ),
+    ];
+    for (args, code, text) in cases {
+        let o = burrow(args, &[]);
+        assert_exit(&o, code);
+        assert!(stderr(&o).contains(text), "{args:?}: {}", stderr(&o));
+    }
 }

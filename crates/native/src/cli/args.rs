@@ -9,7 +9,8 @@ burrow - fetch a URL over burrow's own TLS 1.3/1.2 and HTTP (curl-like)
 usage: burrow [OPTIONS] URL
 
 Options:
-  -x, --proxy URL          proxy: http://, https://, socks5://, socks5h:// (user:pass@ for auth)
+  -x, --proxy URL          proxy: http://, https://, socks5://, socks5h:// (user:pass@ for auth;
+                           no scheme = http://)
       --proxy-cacert FILE  PEM trust anchors for an https:// proxy (repeatable; default: system roots)
       --noproxy LIST       comma-separated hosts (and .domains) that bypass the proxy; * = all
       --cacert FILE        PEM trust anchors for the server (repeatable; default: system roots)
@@ -17,6 +18,7 @@ Options:
   -k, --insecure           accept any server certificate (debugging only)
       --http1.1            offer only HTTP/1.1 in ALPN
       --http2              offer h2 then http/1.1 in ALPN (the default)
+      --http2-prior-knowledge  HTTP/2 without asking to plain http:// URLs (h2c)
   -X, --request METHOD     request method (default GET, or POST with -d)
   -H, --header 'N: v'      add a request header (repeatable, sent in order)
   -d, --data DATA          send DATA as the body (POST unless -X); @FILE sends FILE's bytes
@@ -68,6 +70,8 @@ pub(crate) enum HttpVersion {
     Http11,
     /// `--http2` (and the default).
     Http2,
+    /// `--http2-prior-knowledge`.
+    Http2PriorKnowledge,
 }
 
 /// The request body's source.
@@ -200,6 +204,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "-k" | "--insecure" => o.insecure = true,
             "--http1.1" => o.http = HttpVersion::Http11,
             "--http2" => o.http = HttpVersion::Http2,
+            "--http2-prior-knowledge" => o.http = HttpVersion::Http2PriorKnowledge,
             "-X" | "--request" => o.method = Some(value()?),
             "-H" | "--header" => o.headers.push(header(&value()?)?),
             "-d" | "--data" | "--data-binary" => {
@@ -337,6 +342,7 @@ mod tests {
             "--insecure",
             "--http1.1",
             "--http2",
+            "--http2-prior-knowledge",
             "--request",
             "--header",
             "--data",

@@ -88,7 +88,7 @@ pub(crate) fn hint(code: &str) -> Option<&'static str> {
         c if c.starts_with("PROXY_") || c.starts_with("SOCKS5_") => {
             "check -x, or bypass the proxy for this host with --noproxy"
         }
-        c if c.starts_with("H2_") => "try --http1.1",
+        c if c.starts_with("H2_") => "try --http1.1 (or drop --http2-prior-knowledge)",
         "TIMEOUT_CONNECT" | "TIMEOUT_PROXY" | "TIMEOUT_TLS" => "raise --connect-timeout",
         "TIMEOUT_TOTAL" => "raise -m/--max-time",
         "REDIRECT_LIMIT" => "raise --max-redirs",

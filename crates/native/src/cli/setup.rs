@@ -20,12 +20,20 @@ fn anchors(flag: &str, paths: &[String]) -> Result<Option<Trust>, Failure> {
     Ok(Some(Trust::AnchorsPem(pems)))
 }
 
+/// `-x URL`; as in curl, a proxy without a scheme is an HTTP proxy.
+fn proxy(url: &str) -> Result<Proxy, Failure> {
+    let url = match url.contains("://") {
+        true => url.to_string(),
+        false => format!("http://{url}"),
+    };
+    Proxy::parse(&url).map_err(|e| Failure::coded(e.code(), e.to_string(), true))
+}
+
 /// The client configuration the options describe.
 pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
     let mut cfg = ClientConfig::default();
     if let Some(p) = &o.proxy {
-        cfg.proxy =
-            Some(Proxy::parse(p).map_err(|e| Failure::coded(e.code(), e.to_string(), true))?);
+        cfg.proxy = Some(proxy(p)?);
     }
     if let Some(list) = &o.noproxy {
         cfg.no_proxy = NoProxy::parse(list);
@@ -41,6 +49,7 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.proxy_tls.trust = t;
     }
     cfg.http1_only = o.http == HttpVersion::Http11;
+    cfg.http2_prior_knowledge = o.http == HttpVersion::Http2PriorKnowledge;
     cfg.follow_redirects = o.location;
     if let Some(n) = o.max_redirs {
         cfg.redirect.max_redirects = n;
