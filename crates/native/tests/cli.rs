@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use burrow_client::Proxy;
 use burrow_crypto::hash::{digest, HashAlgorithm};
 use burrow_testkit::peers::Peers;
 
@@ -282,12 +283,24 @@ fn proxy_failures_exit_5() {
         ("http://127.0.0.1:1".to_string(), "CONNECT_FAILED"),
     ] {
         let o = burrow(
-            &["-x", &proxy, "--cacert", &ca(&p), &url(&p, "DEF", "/1k")],
+            &[
+                "-v",
+                "-x",
+                &proxy,
+                "--cacert",
+                &ca(&p),
+                &url(&p, "DEF", "/1k"),
+            ],
             &[],
         );
         assert_exit(&o, 5);
         assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(code), "{proxy}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(code), "{proxy}: {e}");
+        // -v says which way a failed run went, without the credentials.
+        let shown = Proxy::parse(&proxy).unwrap().to_string();
+        assert!(e.starts_with(&format!("* proxy: {shown}")), "{e}");
+        assert!(!e.contains("wrong"), "{e}");
     }
 }
 

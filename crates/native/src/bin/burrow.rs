@@ -92,12 +92,16 @@ async fn transfer(
 ) -> Result<(), Failure> {
     let client = Client::new(TokioNet, config);
     let verbose_request = o.verbose.then(|| request_head(&client, &request));
+    if o.verbose {
+        // Before the fetch, so a failed run still says which way it went.
+        eprintln!("* {}", proxy_line(client.config(), via_proxy));
+    }
     let mut resp = client
         .fetch(request)
         .await
         .map_err(|e| Failure::client(&e, via_proxy))?;
     if let Some(req_head) = verbose_request {
-        for line in session_lines(&client, &resp) {
+        for line in session_lines(&resp) {
             eprintln!("* {line}");
         }
         let version = resp.meta.http_version;
@@ -182,15 +186,19 @@ fn response_head(r: &Response<TokioNet>) -> Vec<String> {
     lines
 }
 
-/// Proxy, TLS sessions, timings: the `* ` lines of `-v`.
-fn session_lines(client: &Client<TokioNet>, r: &Response<TokioNet>) -> Vec<String> {
+/// Which way the request goes.
+fn proxy_line(config: &ClientConfig, via_proxy: bool) -> String {
+    match (&config.proxy, via_proxy) {
+        (Some(p), true) => format!("proxy: {}", setup::proxy_display(p)),
+        (Some(_), false) => "proxy: bypassed (--noproxy)".to_string(),
+        (None, _) => "proxy: none".to_string(),
+    }
+}
+
+/// TLS sessions, timings: the `* ` lines of `-v` once the response head is in.
+fn session_lines(r: &Response<TokioNet>) -> Vec<String> {
     let m = &r.meta;
     let mut lines = Vec::new();
-    lines.push(match (&m.proxied, &client.config().proxy) {
-        (Some(_), Some(p)) => format!("proxy: {}", setup::proxy_display(p)),
-        (None, Some(_)) => "proxy: bypassed (--noproxy)".to_string(),
-        _ => "proxy: none".to_string(),
-    });
     if let Some(t) = &m.proxy_tls {
         lines.extend(describe::tls_lines("proxy TLS", t));
     }
