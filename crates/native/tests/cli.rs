@@ -242,6 +242,46 @@ fn through_squid_with_auth_and_socks5() {
             "credentials leaked: {e}"
         );
     }
+    // The HTTPS proxy: its own TLS session in -v, its own anchors via --proxy-cacert.
+    let https_proxy = format!("https://localhost:{}", p.port("HTTPS_PROXY"));
+    let o = burrow(
+        &[
+            "-v",
+            "-x",
+            &https_proxy,
+            "--proxy-cacert",
+            &ca(&p),
+            "--cacert",
+            &ca(&p),
+            &url(&p, "DEF", "/1k"),
+        ],
+        &[],
+    );
+    assert_exit(&o, 0);
+    assert_eq!(&sha256_hex(&o.stdout), want);
+    let e = stderr(&o);
+    for line in [
+        format!("* proxy: {https_proxy}\n"),
+        "* proxy TLS: TLSv1.3 / ".to_string(),
+        "* proxy TLS ALPN: none\n".to_string(),
+        "* proxy TLS certificate 0: subject O=Peers Test, CN=localhost\n".to_string(),
+        "* TLS ALPN: h2\n".to_string(),
+    ] {
+        assert!(e.contains(&line), "lacks {line:?}: {e}");
+    }
+    // Without --proxy-cacert the proxy's certificate is untrusted; the hint names the option.
+    let o = burrow(
+        &[
+            "-x",
+            &https_proxy,
+            "--cacert",
+            &ca(&p),
+            &url(&p, "DEF", "/1k"),
+        ],
+        &[],
+    );
+    assert_exit(&o, 8);
+    assert!(stderr(&o).contains("--proxy-cacert"), "{}", stderr(&o));
     // --noproxy bypasses it.
     let o = burrow(
         &[

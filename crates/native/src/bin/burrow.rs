@@ -15,10 +15,21 @@ mod setup;
 use std::io::Write;
 use std::process::ExitCode;
 
-use burrow_client::{Client, ClientConfig, Request, Response};
+use burrow_client::{Client, ClientConfig, ProxyScheme, Request, Response};
 use burrow_native::TokioNet;
 
 use args::{Command, Options};
+
+/// The way to the origin (exit codes and hints depend on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Route {
+    /// No proxy (none configured, or --noproxy).
+    Direct,
+    /// Through an http:// or SOCKS proxy.
+    Proxy,
+    /// Through an https:// proxy (two certificates are checked).
+    TlsProxy,
+}
 
 /// Why the run stopped: the exit code and what to tell the user.
 struct Failure {
@@ -35,17 +46,17 @@ impl Failure {
     }
 
     /// A client error, classed by its code; the message gets a command-line hint.
-    fn client(e: &burrow_client::Error, via_proxy: bool) -> Failure {
-        Failure::coded(e.code(), e.to_string(), via_proxy)
+    fn client(e: &burrow_client::Error, route: Route) -> Failure {
+        Failure::coded(e.code(), e.to_string(), route)
     }
 
     /// An error with a stable `code` and its message.
-    fn coded(code: &str, mut message: String, via_proxy: bool) -> Failure {
-        if let Some(h) = exit::hint(code) {
+    fn coded(code: &str, mut message: String, route: Route) -> Failure {
+        if let Some(h) = exit::hint(code, route == Route::TlsProxy) {
             message.push_str("\nhint: ");
             message.push_str(h);
         }
-        Failure::new(exit::for_code(code, via_proxy), message)
+        Failure::new(exit::for_code(code, route != Route::Direct), message)
     }
 }
 
@@ -75,31 +86,37 @@ fn main() -> ExitCode {
 fn run(o: &Options) -> Result<(), Failure> {
     let config = setup::config(o)?;
     let request = setup::request(o)?;
-    let via_proxy = burrow_client::uses_proxy(&config, &request.url);
+    let route = match &config.proxy {
+        Some(p) if burrow_client::uses_proxy(&config, &request.url) => match p.scheme {
+            ProxyScheme::Https => Route::TlsProxy,
+            _ => Route::Proxy,
+        },
+        _ => Route::Direct,
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::new(exit::OTHER, format!("cannot start the runtime: {e}")))?;
     let local = tokio::task::LocalSet::new();
-    local.block_on(&rt, transfer(o, config, request, via_proxy))
+    local.block_on(&rt, transfer(o, config, request, route))
 }
 
 async fn transfer(
     o: &Options,
     config: ClientConfig,
     request: Request,
-    via_proxy: bool,
+    route: Route,
 ) -> Result<(), Failure> {
     let client = Client::new(TokioNet, config);
     let verbose_request = o.verbose.then(|| request_head(&client, &request));
     if o.verbose {
         // Before the fetch, so a failed run still says which way it went.
-        eprintln!("* {}", proxy_line(client.config(), via_proxy));
+        eprintln!("* {}", proxy_line(client.config(), route));
     }
     let mut resp = client
         .fetch(request)
         .await
-        .map_err(|e| Failure::client(&e, via_proxy))?;
+        .map_err(|e| Failure::client(&e, route))?;
     if let Some(req_head) = verbose_request {
         for line in session_lines(&resp) {
             eprintln!("* {line}");
@@ -139,11 +156,7 @@ async fn transfer(
         head.push_str("\r\n");
         out.write_all(head.as_bytes()).map_err(write_failed)?;
     }
-    while let Some(chunk) = resp
-        .chunk()
-        .await
-        .map_err(|e| Failure::client(&e, via_proxy))?
-    {
+    while let Some(chunk) = resp.chunk().await.map_err(|e| Failure::client(&e, route))? {
         out.write_all(&chunk).map_err(write_failed)?;
     }
     out.flush().map_err(write_failed)
@@ -187,10 +200,10 @@ fn response_head(r: &Response<TokioNet>) -> Vec<String> {
 }
 
 /// Which way the request goes.
-fn proxy_line(config: &ClientConfig, via_proxy: bool) -> String {
-    match (&config.proxy, via_proxy) {
-        (Some(p), true) => format!("proxy: {}", setup::proxy_display(p)),
-        (Some(_), false) => "proxy: bypassed (--noproxy)".to_string(),
+fn proxy_line(config: &ClientConfig, route: Route) -> String {
+    match (&config.proxy, route) {
+        (Some(_), Route::Direct) => "proxy: bypassed (--noproxy)".to_string(),
+        (Some(p), _) => format!("proxy: {}", setup::proxy_display(p)),
         (None, _) => "proxy: none".to_string(),
     }
 }

@@ -77,10 +77,13 @@ pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
 }
 
 /// What to change on the command line for an error `code` (the client's own messages name
-/// `ClientConfig` fields).
-pub(crate) fn hint(code: &str) -> Option<&'static str> {
+/// `ClientConfig` fields); `tls_proxy`: an https:// proxy's certificate was checked too.
+pub(crate) fn hint(code: &str, tls_proxy: bool) -> Option<&'static str> {
     Some(match code {
         "CERT_PIN_MISMATCH" => "the chain does not contain a --pin; check the pins",
+        c if tls_proxy && (c.starts_with("CERT_") || c.starts_with("OCSP_")) => {
+            "pass the server's CA with --cacert FILE and the https:// proxy's CA with --proxy-cacert FILE"
+        }
         c if c.starts_with("CERT_") || c.starts_with("OCSP_") => {
             "pass the server's CA with --cacert FILE (or --insecure to skip verification, debugging only)"
         }
@@ -137,9 +140,12 @@ mod tests {
 
     #[test]
     fn certificate_hints_name_cacert() {
-        assert!(hint("CERT_UNTRUSTED").unwrap().contains("--cacert"));
-        assert!(hint("CERT_EXPIRED").unwrap().contains("--cacert"));
-        assert!(hint("TIMEOUT_TOTAL").unwrap().contains("--max-time"));
-        assert_eq!(hint("HTTP_PROTOCOL"), None);
+        assert!(hint("CERT_UNTRUSTED", false).unwrap().contains("--cacert"));
+        assert!(hint("CERT_EXPIRED", false).unwrap().contains("--cacert"));
+        assert!(hint("CERT_UNTRUSTED", true)
+            .unwrap()
+            .contains("--proxy-cacert"));
+        assert!(hint("TIMEOUT_TOTAL", false).unwrap().contains("--max-time"));
+        assert_eq!(hint("HTTP_PROTOCOL", false), None);
     }
 }

@@ -3,7 +3,7 @@
 use burrow_client::{ClientConfig, NoProxy, Proxy, Request, Trust};
 
 use crate::args::{Data, HttpVersion, Options};
-use crate::{exit, keylog, Failure};
+use crate::{exit, keylog, Failure, Route};
 
 fn read(flag: &str, path: &str) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::new(exit::USAGE, format!("{flag} {path}: {e}")))
@@ -26,7 +26,7 @@ fn proxy(url: &str) -> Result<Proxy, Failure> {
         true => url.to_string(),
         false => format!("http://{url}"),
     };
-    Proxy::parse(&url).map_err(|e| Failure::coded(e.code(), e.to_string(), true))
+    Proxy::parse(&url).map_err(|e| Failure::coded(e.code(), e.to_string(), Route::Proxy))
 }
 
 /// The client configuration the options describe.
@@ -84,7 +84,7 @@ pub(crate) fn request(o: &Options) -> Result<Request, Failure> {
         (None, Some(_)) => "POST".to_string(),
         (None, None) => "GET".to_string(),
     };
-    let mut req = Request::new(&method, &o.url).map_err(|e| Failure::client(&e, false))?;
+    let mut req = Request::new(&method, &o.url).map_err(|e| Failure::client(&e, Route::Direct))?;
     for (n, v) in &o.headers {
         req = req.header(n, v);
     }
