@@ -142,7 +142,18 @@ fn header(v: &str) -> Result<(String, String), String> {
     if name.is_empty() {
         return Err(format!("-H {v:?} has an empty header name"));
     }
-    Ok((name.to_string(), value.trim().to_string()))
+    // RFC 9110 §5.6.2 token characters; anything else is refused by the server or the codec.
+    let tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if !name.chars().all(tchar) {
+        return Err(format!(
+            "-H {v:?}: the header name may only hold token characters"
+        ));
+    }
+    let value = value.trim();
+    if value.chars().any(|c| matches!(c, '\r' | '\n' | '\0')) {
+        return Err(format!("-H {v:?}: the value may not hold CR, LF or NUL"));
+    }
+    Ok((name.to_string(), value.to_string()))
 }
 
 /// Parses the arguments after the program name.
@@ -322,6 +333,9 @@ mod tests {
         assert!(error(&["--frobnicate", "u"]).contains("unknown option --frobnicate"));
         assert!(error(&["-H", "novalue", "u"]).contains("Name: value"));
         assert!(error(&["-H", ": v", "u"]).contains("empty header name"));
+        assert!(error(&["-H", "Bad Name: v", "u"]).contains("token characters"));
+        assert!(error(&["-H", "X(: v", "u"]).contains("token characters"));
+        assert!(error(&["-H", "X: a\r\nInjected: 1", "u"]).contains("CR, LF"));
         assert!(error(&["u", "-o"]).contains("-o needs a value"));
         assert!(error(&["-m", "0", "u"]).contains("positive"));
         assert!(error(&["-m", "soon", "u"]).contains("seconds"));

@@ -247,6 +247,32 @@ mod tests {
     }
 
     #[test]
+    fn random_bytes_never_panic() {
+        // xorshift: deterministic, no dependency.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let base = sample();
+        for _ in 0..20_000 {
+            let len = (next() % 48) as usize;
+            let mut d: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            // Half the inputs start as a valid Name so the parser gets deep.
+            if next() % 2 == 0 {
+                d = base.clone();
+                for _ in 0..(next() % 4) {
+                    let i = (next() as usize) % d.len();
+                    d[i] = next() as u8;
+                }
+            }
+            let _ = name(&d);
+        }
+    }
+
+    #[test]
     fn code_point_names() {
         assert_eq!(suite(0x1301), "TLS_AES_128_GCM_SHA256");
         assert_eq!(suite(0xc02f), "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256");

@@ -68,7 +68,7 @@ pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
         c if c.starts_with("REDIRECT_") => REDIRECT,
         c if c.starts_with("DECOD") || c.starts_with("CONTENT_") => DECODING,
         "BAD_URL" => URL,
-        "BAD_REQUEST" => USAGE,
+        "BAD_REQUEST" | "H2_INVALID_REQUEST_HEADERS" => USAGE,
         "BODY_TOO_LARGE" => TOO_LARGE,
         "CONNECTION_LOST" => RECV,
         c if c.starts_with("HTTP") || c.starts_with("H2_") => HTTP,
@@ -90,6 +90,9 @@ pub(crate) fn hint(code: &str, tls_proxy: bool) -> Option<&'static str> {
         "PROXY_AUTH_REQUIRED" => "put user:password@ in the -x proxy URL",
         c if c.starts_with("PROXY_") || c.starts_with("SOCKS5_") => {
             "check -x, or bypass the proxy for this host with --noproxy"
+        }
+        "H2_INVALID_REQUEST_HEADERS" => {
+            "HTTP/2 forbids connection-specific -H headers (Connection, Keep-Alive, Upgrade, Transfer-Encoding); drop them or use --http1.1"
         }
         c if c.starts_with("H2_") => "try --http1.1 (or drop --http2-prior-knowledge)",
         "TIMEOUT_CONNECT" | "TIMEOUT_PROXY" | "TIMEOUT_TLS" => "raise --connect-timeout",
@@ -128,6 +131,7 @@ mod tests {
             ("REDIRECT_LOOP", false, REDIRECT),
             ("BAD_URL", false, URL),
             ("BAD_REQUEST", false, USAGE),
+            ("H2_INVALID_REQUEST_HEADERS", false, USAGE),
             ("BODY_TOO_LARGE", false, TOO_LARGE),
             ("CONNECTION_LOST", false, RECV),
             ("HTTP_PROTOCOL", false, HTTP),
