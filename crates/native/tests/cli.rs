@@ -143,18 +143,21 @@ fn verbose_shows_session_chain_staple_and_heads() {
     }
     assert_eq!(o.stdout.len(), 1024);
 
-    // TLS 1.2, and a group chosen by HelloRetryRequest.
-    for (peer, line) in [
-        (
-            "TLS12",
-            "* TLS: TLSv1.2 / TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 / x25519\n",
-        ),
+    // TLS 1.2 (server-only, or --tls-max), and a group chosen by HelloRetryRequest.
+    let tls12 = "* TLS: TLSv1.2 / TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 / x25519\n";
+    for (peer, flag, line) in [
+        ("TLS12", "--http2", tls12),
+        ("DEF", "--tls-max=1.2", tls12),
         (
             "HRR",
+            "--tlsv1.3",
             "* TLS: TLSv1.3 / TLS_AES_128_GCM_SHA256 / secp384r1\n",
         ),
     ] {
-        let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, peer, "/1k")], &[]);
+        let o = burrow(
+            &["-v", flag, "--cacert", &ca(&p), &url(&p, peer, "/1k")],
+            &[],
+        );
         assert_exit(&o, 0);
         assert!(stderr(&o).contains(line), "{peer}: {}", stderr(&o));
     }
@@ -447,6 +450,22 @@ fn sslkeylogfile_lines_match_openssl_s_server() {
     wrong.push(if last == '0' { '1' } else { '0' });
     assert!(!theirs.contains(&wrong.as_str()));
 
+    // TLS 1.2 (--tls-max 1.2): one CLIENT_RANDOM line, also in s_server's log.
+    let log12 = dir.join("keys12.log");
+    let log12_s = log12.to_string_lossy().into_owned();
+    let o = burrow(
+        &["--tls-max", "1.2", "--cacert", &ca(&p), &u],
+        &[("SSLKEYLOGFILE", &log12_s)],
+    );
+    assert_exit(&o, 0);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("TLSv1.2"));
+    let ours12 = std::fs::read_to_string(&log12).unwrap();
+    let ours12: Vec<&str> = ours12.lines().collect();
+    assert_eq!(ours12.len(), 1);
+    assert!(ours12[0].starts_with("CLIENT_RANDOM "));
+    let theirs = std::fs::read_to_string(state.join("logs").join("sserver-keys.log")).unwrap();
+    assert!(theirs.lines().any(|l| l == ours12[0]), "{}", ours12[0]);
+
     // A second run appends; no variable, no file.
     let o = burrow(&["--cacert", &ca(&p), &u], &[("SSLKEYLOGFILE", &log_s)]);
     assert_exit(&o, 0);
@@ -659,8 +678,13 @@ fn transport_failure_classes_have_their_exit_codes() {
     let reset = format!("http://127.0.0.1:{}/", scripted_server(1, partial, true));
     let bad_out = scratch("bad-out").join("missing-dir").join("x");
     let bad_out = bad_out.to_string_lossy();
-    let cases: [(&[&str], i32, &str); 7] = [
+    let cases: [(&[&str], i32, &str); 8] = [
         (&["--cacert", &c, &plain_as_tls], 7, "TLS"),
+        (
+            &["--tlsv1.3", "--cacert", &c, &url(&p, "TLS12", "/1k")],
+            7,
+            "TLS_ALERT",
+        ),
         (&["--http2-prior-knowledge", &h2c], 16, "H2_"),
         (&["--connect-timeout", "0.3", &silent], 28, "TIMEOUT_TLS"),
         (&[&garbage], 16, "HTTP_PROTOCOL"),

@@ -16,6 +16,8 @@ Options:
       --cacert FILE        PEM trust anchors for the server (repeatable; default: system roots)
       --pin sha256/BASE64  require this SPKI pin in the server's chain (repeatable)
   -k, --insecure           accept any server certificate (debugging only)
+      --tlsv1.3            TLS 1.3 only (offer no TLS 1.2 cipher suites)
+      --tls-max 1.2|1.3    highest TLS version offered (1.2: no TLS 1.3 cipher suites)
       --http1.1            offer only HTTP/1.1 in ALPN
       --http2              offer h2 then http/1.1 in ALPN (the default)
       --http2-prior-knowledge  HTTP/2 without asking to plain http:// URLs (h2c)
@@ -95,6 +97,10 @@ pub(crate) struct Options {
     pub(crate) cacert: Vec<String>,
     pub(crate) pins: Vec<String>,
     pub(crate) insecure: bool,
+    /// `--tlsv1.3`.
+    pub(crate) tls13_only: bool,
+    /// `--tls-max 1.2`.
+    pub(crate) tls12_only: bool,
     pub(crate) http: HttpVersion,
     pub(crate) method: Option<String>,
     pub(crate) headers: Vec<(String, String)>,
@@ -166,6 +172,8 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         cacert: Vec::new(),
         pins: Vec::new(),
         insecure: false,
+        tls13_only: false,
+        tls12_only: false,
         http: HttpVersion::Http2,
         method: None,
         headers: Vec::new(),
@@ -215,6 +223,13 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "--cacert" => o.cacert.push(value()?),
             "--pin" | "--pinnedpubkey" => o.pins.push(value()?),
             "-k" | "--insecure" => o.insecure = true,
+            "--tlsv1.3" => o.tls13_only = true,
+            "--tlsv1.2" => {} // curl's "at least 1.2": burrow never offers less.
+            "--tls-max" => match value()?.as_str() {
+                "1.2" => o.tls12_only = true,
+                "1.3" => o.tls12_only = false,
+                v => return Err(format!("--tls-max wants 1.2 or 1.3, not {v:?}")),
+            },
             "--http1.1" => o.http = HttpVersion::Http11,
             "--http2" => o.http = HttpVersion::Http2,
             "--http2-prior-knowledge" => o.http = HttpVersion::Http2PriorKnowledge,
@@ -256,6 +271,9 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "--cookie-jar" => o.cookie_jar = true,
             other => return Err(format!("unknown option {other} (see --help)")),
         }
+    }
+    if o.tls13_only && o.tls12_only {
+        return Err("--tlsv1.3 with --tls-max 1.2 leaves no TLS version".to_string());
     }
     o.url = url.ok_or("no URL given (see --help)")?;
     Ok(Command::Fetch(Box::new(o)))
@@ -341,6 +359,8 @@ mod tests {
         assert!(error(&["-m", "soon", "u"]).contains("seconds"));
         assert!(error(&["--max-filesize", "big", "u"]).contains("'none'"));
         assert!(error(&["a", "b"]).contains("one URL only"));
+        assert!(error(&["--tls-max", "1.1", "u"]).contains("1.2 or 1.3"));
+        assert!(error(&["--tlsv1.3", "--tls-max", "1.2", "u"]).contains("no TLS version"));
     }
 
     #[test]
@@ -356,6 +376,8 @@ mod tests {
             "--cacert",
             "--pin",
             "--insecure",
+            "--tlsv1.3",
+            "--tls-max",
             "--http1.1",
             "--http2",
             "--http2-prior-knowledge",

@@ -45,6 +45,14 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
     }
     cfg.tls.pins.clone_from(&o.pins);
+    // The handshake offers the versions its cipher suites belong to.
+    let tls13 = |s: &burrow_handshake::CipherSuite| (s.0 >> 8) == 0x13;
+    if o.tls13_only {
+        cfg.tls.profile.cipher_suites.retain(tls13);
+    }
+    if o.tls12_only {
+        cfg.tls.profile.cipher_suites.retain(|s| !tls13(s));
+    }
     if let Some(t) = anchors("--proxy-cacert", &o.proxy_cacert)? {
         cfg.proxy_tls.trust = t;
     }
