@@ -1,6 +1,7 @@
 //! The output cap: decompression bombs (10 GiB of zeros, built lazily while decoding) are
 //! stopped at a 1 MiB cap after bounded input, `out` never exceeds the cap, a cap equal to the
 //! size passes, and no cap decodes a 64 MiB body.
+#![cfg(not(target_arch = "wasm32"))] // wasm32: tests/wasm.rs
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

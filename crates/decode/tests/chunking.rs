@@ -1,5 +1,6 @@
 //! The same body decodes to the same bytes however it is split: whole, byte by byte, every
 //! 2-way split of a small body, random splits of a large one.
+#![cfg(not(target_arch = "wasm32"))] // wasm32: tests/wasm.rs
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

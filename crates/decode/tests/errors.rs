@@ -1,4 +1,5 @@
 //! Truncation, corruption and trailing data, for every coding: typed errors, never panics.
+#![cfg(not(target_arch = "wasm32"))] // wasm32: tests/wasm.rs
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,4 +1,5 @@
 //! Known answers for every coding and combinations of them, with every DEFLATE backend built in.
+#![cfg(not(target_arch = "wasm32"))] // wasm32: tests/wasm.rs
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
