@@ -26,6 +26,17 @@ enum Codec {
     Zstd(ZstdDecoder),
 }
 
+impl Codec {
+    fn name(&self) -> &'static str {
+        match self {
+            Codec::Gzip(_) => "gzip",
+            Codec::Deflate(_) => "deflate",
+            Codec::Br(_) => "br",
+            Codec::Zstd(_) => "zstd",
+        }
+    }
+}
+
 struct Stage {
     codec: Codec,
     scratch: Vec<u8>,
@@ -82,6 +93,18 @@ pub struct Decoder {
     /// The first error; a failed decoder keeps failing the same way.
     failed: Option<Error>,
     finished: bool,
+}
+
+impl core::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let stages: Vec<&str> = self.stages.iter().map(|stage| stage.codec.name()).collect();
+        f.debug_struct("Decoder")
+            .field("stages", &stages)
+            .field("decoded", &self.decoded)
+            .field("max_decoded", &self.max_decoded)
+            .field("failed", &self.failed)
+            .finish()
+    }
 }
 
 impl Decoder {

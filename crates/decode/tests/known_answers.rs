@@ -214,3 +214,18 @@ fn no_codings_is_identity_with_the_cap() {
     );
     assert_eq!(out, b"0123456789");
 }
+
+#[test]
+fn decoder_is_send_and_debug() {
+    fn assert_send<T: Send + 'static>(_: &T) {}
+    let decoder = Decoder::new(
+        &Coding::parse_list("gzip, br, zstd, deflate").unwrap(),
+        None,
+    );
+    assert_send(&decoder);
+    let shown = format!("{decoder:?}");
+    assert!(
+        shown.contains(r#"["deflate", "zstd", "br", "gzip"]"#),
+        "{shown}"
+    );
+}
