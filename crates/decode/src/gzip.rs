@@ -4,7 +4,7 @@ use crate::inflate::{pump, Format, InflateBackend, Inflater};
 use crate::{Emit, Error};
 
 const CODING: &str = "gzip";
-const FTEXT_MASK_RESERVED: u8 = 0b1110_0000;
+const RESERVED_FLAGS: u8 = 0b1110_0000;
 const FHCRC: u8 = 0b0000_0010;
 const FEXTRA: u8 = 0b0000_0100;
 const FNAME: u8 = 0b0000_1000;
@@ -218,7 +218,7 @@ impl GzipDecoder {
                 format!("compression method {cm} is not DEFLATE (8)"),
             ));
         }
-        if flags & FTEXT_MASK_RESERVED != 0 {
+        if flags & RESERVED_FLAGS != 0 {
             return Err(Error::corrupt(CODING, "reserved header flag bits set"));
         }
         self.flags = flags;
