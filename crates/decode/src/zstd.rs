@@ -28,7 +28,11 @@ enum State {
     /// Expecting a frame (or the end of the body).
     FrameStart,
     /// Inside a frame's blocks.
-    Blocks { checksum: bool },
+    Blocks {
+        checksum: bool,
+        /// Frame_Content_Size, when the header has it: the frame must decode to exactly this.
+        content_size: Option<u64>,
+    },
     /// Skipping the rest of a skippable frame.
     Skip { left: u64 },
 }
@@ -39,6 +43,8 @@ pub(crate) struct ZstdDecoder {
     /// The unit (frame header, block, skippable header) being assembled; at most one block.
     pending: Vec<u8>,
     frames: u64,
+    /// Bytes the current frame has decoded to so far.
+    frame_output: u64,
 }
 
 impl ZstdDecoder {
@@ -48,6 +54,7 @@ impl ZstdDecoder {
             state: State::FrameStart,
             pending: Vec::new(),
             frames: 0,
+            frame_output: 0,
         }
     }
 
@@ -94,12 +101,16 @@ impl ZstdDecoder {
                     if !fill(&mut self.pending, input, header_len) {
                         return Ok(false);
                     }
-                    let checksum = check_frame_header(&self.pending)?;
+                    let (checksum, content_size) = check_frame_header(&self.pending)?;
                     self.frame
                         .reset(self.pending.as_slice())
                         .map_err(|e| Error::corrupt(CODING, e.to_string()))?;
                     self.pending.clear();
-                    self.state = State::Blocks { checksum };
+                    self.frame_output = 0;
+                    self.state = State::Blocks {
+                        checksum,
+                        content_size,
+                    };
                 } else if magic & SKIPPABLE_MAGIC_MASK == SKIPPABLE_MAGIC {
                     if !fill(&mut self.pending, input, 8) {
                         return Ok(false);
@@ -135,7 +146,10 @@ impl ZstdDecoder {
                 };
                 Ok(true)
             }
-            State::Blocks { checksum } => {
+            State::Blocks {
+                checksum,
+                content_size,
+            } => {
                 // The block header, from `pending` or straight from `input`.
                 let header = if self.pending.is_empty() && input.len() >= BLOCK_HEADER {
                     [le_u8(input, 0), le_u8(input, 1), le_u8(input, 2)]
@@ -174,7 +188,7 @@ impl ZstdDecoder {
                 self.pending.clear();
                 self.drain(scratch, emit)?;
                 if last {
-                    self.end_frame(checksum)?;
+                    self.end_frame(checksum, content_size)?;
                 }
                 Ok(true)
             }
@@ -191,11 +205,20 @@ impl ZstdDecoder {
             if n == 0 {
                 return Ok(());
             }
+            self.frame_output = self
+                .frame_output
+                .saturating_add(u64::try_from(n).unwrap_or(u64::MAX));
             emit(scratch.get(..n).unwrap_or_default())?;
         }
     }
 
-    fn end_frame(&mut self, checksum: bool) -> Result<(), Error> {
+    fn end_frame(&mut self, checksum: bool, content_size: Option<u64>) -> Result<(), Error> {
+        if content_size.is_some_and(|size| size != self.frame_output) {
+            return Err(Error::corrupt(
+                CODING,
+                "frame decoded to a size other than its Frame_Content_Size",
+            ));
+        }
         if checksum && self.frame.get_checksum_from_data() != self.frame.get_calculated_checksum() {
             return Err(Error::corrupt(CODING, "content checksum mismatch"));
         }
@@ -257,8 +280,8 @@ fn dict_id_len(descriptor: u8) -> usize {
 }
 
 /// Checks a whole frame header (magic included): no dictionary, window within the limit.
-/// Returns whether the frame carries a content checksum.
-fn check_frame_header(header: &[u8]) -> Result<bool, Error> {
+/// Returns whether the frame carries a content checksum, and its content size if given.
+fn check_frame_header(header: &[u8]) -> Result<(bool, Option<u64>), Error> {
     let descriptor = le_u8(header, 4);
     if descriptor & 0x08 != 0 {
         return Err(Error::corrupt(CODING, "reserved frame header bit set"));
@@ -282,23 +305,22 @@ fn check_frame_header(header: &[u8]) -> Result<bool, Error> {
         ));
     }
     at = at.saturating_add(dict_len);
-    let window = match window {
-        Some(window) => window,
-        // Single segment: the window is the content size (RFC 8878 §3.1.1.1.2).
-        None => match descriptor >> 6 {
-            0 => le_u64(header, at, 1),
-            1 => le_u64(header, at, 2).saturating_add(256),
-            2 => le_u64(header, at, 4),
-            _ => le_u64(header, at, 8),
-        },
+    let content_size = match descriptor >> 6 {
+        0 if single_segment => Some(le_u64(header, at, 1)),
+        0 => None,
+        1 => Some(le_u64(header, at, 2).saturating_add(256)),
+        2 => Some(le_u64(header, at, 4)),
+        _ => Some(le_u64(header, at, 8)),
     };
+    // Single segment: the window is the content size (RFC 8878 §3.1.1.1.2).
+    let window = window.or(content_size).unwrap_or(0);
     if window > MAX_ZSTD_WINDOW {
         return Err(Error::corrupt(
             CODING,
             format!("window of {window} bytes exceeds the {MAX_ZSTD_WINDOW}-byte limit (RFC 9659)"),
         ));
     }
-    Ok(descriptor & 0x04 != 0)
+    Ok((descriptor & 0x04 != 0, content_size))
 }
 
 /// The size of a block's content and whether it is the frame's last (RFC 8878 §3.1.1.2).

@@ -155,6 +155,29 @@ fn zstd_rle_frame(window_descriptor: u8, len: u32, byte: u8) -> Vec<u8> {
 }
 
 #[test]
+fn zstd_checks_the_frame_content_size() {
+    // Single segment, 1-byte Frame_Content_Size, one last RLE block of 5 bytes.
+    let frame = |fcs: u8| {
+        let header = (5u32 << 3) | (1 << 1) | 1;
+        vec![
+            0x28,
+            0xb5,
+            0x2f,
+            0xfd,
+            0x20,
+            fcs,
+            header as u8,
+            (header >> 8) as u8,
+            (header >> 16) as u8,
+            b'q',
+        ]
+    };
+    assert_eq!(decode_all("zstd", &frame(5), None).unwrap(), b"qqqqq");
+    assert!(is_corrupt(&decode_all("zstd", &frame(4), None), "zstd"));
+    assert!(is_corrupt(&decode_all("zstd", &frame(6), None), "zstd"));
+}
+
+#[test]
 fn zstd_window_is_limited_to_8_mib() {
     // Window_Log 23 (8 MiB) is accepted; 23 with a mantissa, and 24, are not.
     assert_eq!(
