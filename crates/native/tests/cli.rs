@@ -425,6 +425,12 @@ fn sslkeylogfile_lines_match_openssl_s_server() {
     let u = format!("https://localhost:{}/", p.port("SSERVER_HRR"));
     let o = burrow(&["--cacert", &ca(&p), &u], &[("SSLKEYLOGFILE", &log_s)]);
     assert_exit(&o, 0);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&log).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the key log is private");
+    }
     let ours = std::fs::read_to_string(&log).unwrap();
     let ours: Vec<&str> = ours.lines().collect();
     let labels: Vec<&str> = ours.iter().map(|l| l.split(' ').next().unwrap()).collect();

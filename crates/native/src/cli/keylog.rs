@@ -12,9 +12,12 @@ pub(crate) fn from_env() -> Result<Option<KeyLogSink>, String> {
     let Some(path) = std::env::var_os("SSLKEYLOGFILE").filter(|p| !p.is_empty()) else {
         return Ok(None);
     };
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    // The file decrypts traffic: a new one is readable by its owner only.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options
         .open(&path)
         .map_err(|e| format!("SSLKEYLOGFILE {}: {e}", path.to_string_lossy()))?;
     Ok(Some(sink(file)))
