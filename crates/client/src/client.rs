@@ -10,7 +10,7 @@ use burrow_cookies::redirect::next_request;
 use burrow_cookies::Jar;
 use burrow_proxy::connect::ProxyConnectionHeader;
 
-use crate::config::ClientConfig;
+use crate::config::{ClientConfig, Decompress};
 use crate::connect::{connect, proxy_for, ConnInfo, Origin};
 use crate::deadline::Clock;
 use crate::error::{Error, Phase};
@@ -95,6 +95,14 @@ pub struct Response<N: Net> {
     /// How the response was obtained.
     pub meta: ResponseMeta,
     body: BodySource<N>,
+    decoding: Option<Decoding>,
+}
+
+/// A content decoder over the body.
+struct Decoding {
+    decoder: burrow_decode::Decoder,
+    fed: bool,
+    done: bool,
 }
 
 impl<N: Net> core::fmt::Debug for Response<N> {
@@ -132,10 +140,70 @@ impl<N: Net> Response<N> {
     /// The next piece of the body as it arrives; `None` at the end. Each read waits at most
     /// `deadlines.idle` (`TIMEOUT_IDLE`).
     pub async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
-        match &mut self.body {
-            BodySource::H1(b) => b.chunk().await,
-            BodySource::H2(b) => b.chunk().await,
+        loop {
+            let raw = match &mut self.body {
+                BodySource::H1(b) => b.chunk().await?,
+                BodySource::H2(b) => b.chunk().await?,
+            };
+            let Some(d) = self.decoding.as_mut() else {
+                return Ok(raw);
+            };
+            let mut out = Vec::new();
+            match raw {
+                Some(coded) => {
+                    d.fed = true;
+                    d.decoder.decode(&coded, &mut out).map_err(Error::Decode)?;
+                    if !out.is_empty() {
+                        return Ok(Some(out));
+                    }
+                }
+                None if d.done => return Ok(None),
+                None => {
+                    d.done = true;
+                    // An empty coded body (e.g. Content-Length: 0) has nothing to finish.
+                    if d.fed {
+                        d.decoder.finish(&mut out).map_err(Error::Decode)?;
+                    }
+                    return Ok((!out.is_empty()).then_some(out));
+                }
+            }
         }
+    }
+
+    /// Sets up decoding per `decompress` (see [`crate::Decompress`]).
+    fn decode_if_coded(&mut self, req: &Request, cfg: &ClientConfig) -> Result<(), Error> {
+        let asked = req
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("accept-encoding"));
+        let no_body = req.method == "HEAD" || matches!(self.status, 204 | 304);
+        if cfg.decompress != Decompress::Auto || asked || no_body {
+            return Ok(());
+        }
+        let coding: Vec<String> = self
+            .headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("content-encoding"))
+            .map(|(_, v)| v.clone())
+            .collect();
+        if coding.is_empty() {
+            return Ok(());
+        }
+        let coding = coding.join(", ");
+        let codings = burrow_decode::Coding::parse_list(&coding).map_err(Error::Decode)?;
+        if codings.is_empty() {
+            return Ok(());
+        }
+        self.headers.retain(|(n, _)| {
+            !n.eq_ignore_ascii_case("content-encoding") && !n.eq_ignore_ascii_case("content-length")
+        });
+        self.meta.content_encoding = Some(coding);
+        self.decoding = Some(Decoding {
+            decoder: burrow_decode::Decoder::new(&codings, cfg.max_body_bytes),
+            fed: false,
+            done: false,
+        });
+        Ok(())
     }
 
     /// The whole body (bounded by `max_body_bytes`).
@@ -353,7 +421,10 @@ impl<N: Net> Client<N> {
             let location = resp.header("location").map(str::to_string);
             match redirect(&req, &history, resp.status, location.as_deref(), cfg)? {
                 Some(next) => req = next,
-                None => return Ok(resp),
+                None => {
+                    resp.decode_if_coded(&req, cfg)?;
+                    return Ok(resp);
+                }
             }
         }
     }
@@ -492,6 +563,12 @@ impl<N: Net> Client<N> {
         if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
             fields.push(("user-agent".to_string(), ua.to_string()));
         }
+        if !has("accept-encoding") {
+            fields.push((
+                "accept-encoding".to_string(),
+                burrow_decode::ACCEPT_ENCODING.to_string(),
+            ));
+        }
         fields.extend(req.headers.iter().cloned());
         let body = match &req.body {
             Body::Empty => Vec::new(),
@@ -551,8 +628,10 @@ impl<N: Net> Client<N> {
                 retried,
                 timings,
                 redirects: 0,
+                content_encoding: None,
             },
             body: BodySource::H2(body),
+            decoding: None,
         })
     }
 
@@ -579,6 +658,7 @@ impl<N: Net> Client<N> {
             retried,
             timings,
             redirects: 0,
+            content_encoding: None,
         };
         let body = BodySource::H1(Box::new(H1Body {
             client: Rc::clone(&self.inner),
@@ -597,6 +677,7 @@ impl<N: Net> Client<N> {
             url: req.url.clone(),
             meta,
             body,
+            decoding: None,
         }
     }
 
@@ -637,6 +718,9 @@ impl<N: Net> Client<N> {
         };
         if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
             head = head.header("User-Agent", ua);
+        }
+        if !has("accept-encoding") {
+            head = head.header("Accept-Encoding", burrow_decode::ACCEPT_ENCODING);
         }
         for (n, v) in &req.headers {
             head = head.header(n, v);

@@ -78,6 +78,9 @@ pub enum Error {
     /// The proxy handshake failed or the proxy URL is unusable (burrow-proxy's error and
     /// code: `PROXY_AUTH_REQUIRED`, `PROXY_REFUSED`, `SOCKS5_*`, `PROXY_PROTOCOL`, ...).
     Proxy(burrow_proxy::Error),
+    /// The content coding failed (burrow-decode's code: `DECODE_FAILED`,
+    /// `UNSUPPORTED_CONTENT_ENCODING`, or `BODY_TOO_LARGE` for decoded bytes over the cap).
+    Decode(burrow_decode::Error),
     /// The body exceeds `max_body_bytes` (Content-Length, wire bytes or decoded bytes).
     BodyTooLarge {
         /// The configured cap.
@@ -109,6 +112,7 @@ impl Error {
             Error::ConnectionFailed { code, .. } => code,
             Error::Proxy(e) => e.code(),
             Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
+            Error::Decode(e) => e.code(),
             Error::Redirect(e) => e.code(),
             Error::BadUrl(_) => "BAD_URL",
             Error::BadRequest(_) => "BAD_REQUEST",
@@ -185,6 +189,10 @@ impl fmt::Display for Error {
             Error::Proxy(e) => write!(
                 f,
                 "{code}: {e}; check ClientConfig.proxy, or list the host in no_proxy"
+            ),
+            Error::Decode(e) => write!(
+                f,
+                "{code}: {e} (decompress = Passthrough keeps the coded bytes)"
             ),
             Error::BodyTooLarge { limit } => write!(
                 f,

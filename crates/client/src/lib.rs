@@ -29,7 +29,7 @@ pub use burrow_proxy::{
 };
 pub use client::{uses_proxy, Client, Response};
 pub use config::{
-    ClientConfig, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
+    ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
 };
 pub use deadline::Deadlines;
 pub use error::{Error, Phase};

@@ -111,4 +111,6 @@ pub struct ResponseMeta {
     pub timings: Timings,
     /// Redirects followed to get here.
     pub redirects: u32,
+    /// The `Content-Encoding` that was decoded (`None`: the body is as the server sent it).
+    pub content_encoding: Option<String>,
 }
