@@ -671,3 +671,106 @@ fn h2_stalled_server_hits_the_headers_deadline() {
     let e = h2_get(&net, cfg).unwrap_err();
     assert_eq!(e.code(), "TIMEOUT_HEADERS");
 }
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn gzip_response() -> Vec<u8> {
+    let body = gzip(b"hello world, hello world, hello world");
+    let mut wire = format!(
+        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\nX-After: 1\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    wire.extend(body);
+    wire
+}
+
+#[test]
+fn coded_bodies_are_decoded_under_every_chunking() {
+    for pieces in chunkings(&gzip_response()) {
+        let s = Script::new(pieces);
+        let written = Rc::clone(&s.written);
+        let c = Client::new(ScriptNet::with(vec![s]), ClientConfig::default());
+        now(async {
+            let mut r = c
+                .fetch(Request::get("http://a.test/").unwrap())
+                .await
+                .unwrap();
+            assert_eq!(r.meta.content_encoding.as_deref(), Some("gzip"));
+            assert_eq!(r.header("content-encoding"), None);
+            assert_eq!(r.header("content-length"), None);
+            assert_eq!(r.header("x-after"), Some("1"));
+            let body = r.bytes().await.unwrap();
+            assert_eq!(body, b"hello world, hello world, hello world");
+        });
+        let w = String::from_utf8(written.borrow().clone()).unwrap();
+        assert!(
+            w.contains("Accept-Encoding: gzip, deflate, br, zstd\r\n"),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn passthrough_and_a_callers_accept_encoding_keep_the_coded_bytes() {
+    let coded_len = gzip_response().len()
+        - gzip_response()
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap()
+        - 4;
+    let mut passthrough = ClientConfig::default();
+    passthrough.decompress = burrow_client::Decompress::Passthrough;
+    for (cfg, req) in [
+        (passthrough, Request::get("http://a.test/").unwrap()),
+        (
+            ClientConfig::default(),
+            Request::get("http://a.test/")
+                .unwrap()
+                .header("Accept-Encoding", "gzip"),
+        ),
+    ] {
+        let s = Script::new(vec![gzip_response()]);
+        let written = Rc::clone(&s.written);
+        let c = Client::new(ScriptNet::with(vec![s]), cfg);
+        now(async {
+            let mut r = c.fetch(req).await.unwrap();
+            assert_eq!(r.meta.content_encoding, None);
+            assert_eq!(r.header("content-encoding"), Some("gzip"));
+            assert_eq!(r.bytes().await.unwrap().len(), coded_len);
+        });
+        let w = String::from_utf8(written.borrow().clone()).unwrap();
+        assert_eq!(w.matches("ccept-Encoding").count(), 1, "{w}");
+    }
+}
+
+#[test]
+fn bad_and_unknown_codings_fail_closed() {
+    let cases: [(&[u8], &str); 2] = [
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: compress\r\nContent-Length: 1\r\n\r\nx",
+            "UNSUPPORTED_CONTENT_ENCODING",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nnope!",
+            "DECODE_FAILED",
+        ),
+    ];
+    for (wire, code) in cases {
+        let c = Client::new(
+            ScriptNet::with(vec![Script::new(vec![wire.to_vec()])]),
+            ClientConfig::default(),
+        );
+        let e = now(async {
+            let mut r = c.fetch(Request::get("http://a.test/").unwrap()).await?;
+            r.bytes().await
+        })
+        .unwrap_err();
+        assert_eq!(e.code(), code, "{e}");
+    }
+}
