@@ -81,6 +81,11 @@ pub enum Error {
     /// The content coding failed (burrow-decode's code: `DECODE_FAILED`,
     /// `UNSUPPORTED_CONTENT_ENCODING`, or `BODY_TOO_LARGE` for decoded bytes over the cap).
     Decode(burrow_decode::Error),
+    /// A streamed request body failed: its source returned an error, or gave a different
+    /// number of bytes than the length declared.
+    BodySource(std::io::Error),
+    /// A streamed request body was needed a second time (a 307/308 redirect).
+    BodyNotReplayable,
     /// The body exceeds `max_body_bytes` (Content-Length, wire bytes or decoded bytes).
     BodyTooLarge {
         /// The configured cap.
@@ -112,6 +117,8 @@ impl Error {
             Error::ConnectionFailed { code, .. } => code,
             Error::Proxy(e) => e.code(),
             Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
+            Error::BodySource(_) => "BODY_SOURCE_FAILED",
+            Error::BodyNotReplayable => "BODY_NOT_REPLAYABLE",
             Error::Decode(e) => e.code(),
             Error::Redirect(e) => e.code(),
             Error::BadUrl(_) => "BAD_URL",
@@ -193,6 +200,11 @@ impl fmt::Display for Error {
             Error::Decode(e) => write!(
                 f,
                 "{code}: {e} (decompress = Passthrough keeps the coded bytes)"
+            ),
+            Error::BodySource(e) => write!(f, "{code}: the request body stream failed: {e}"),
+            Error::BodyNotReplayable => write!(
+                f,
+                "{code}: a redirect needs the streamed request body again; send Body::Bytes to allow it"
             ),
             Error::BodyTooLarge { limit } => write!(
                 f,

@@ -33,8 +33,8 @@ pub use config::{
 };
 pub use deadline::Deadlines;
 pub use error::{Error, Phase};
-pub use h2::{H2_CONNECTION_WINDOW, H2_STREAM_WINDOW};
-pub use message::{Body, Request, ResponseMeta, Timings};
+pub use h2::{H2_CONNECTION_WINDOW, H2_SEND_BUFFER, H2_STREAM_WINDOW};
+pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
 pub use tls::{CertSummary, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS};
 pub use transport::{Hop, Transport};

@@ -701,3 +701,71 @@ fn a_gzip_bomb_is_stopped_by_the_cap_direct_and_through_a_proxy() {
         );
     });
 }
+
+/// A streamed body: `total` bytes in 10 000-byte pieces.
+struct Counting {
+    left: usize,
+    next: u8,
+}
+
+impl burrow_client::BodySource for Counting {
+    fn next_piece(
+        &mut self,
+    ) -> std::pin::Pin<Box<dyn Future<Output = std::io::Result<Option<Vec<u8>>>> + '_>> {
+        Box::pin(async move {
+            if self.left == 0 {
+                return Ok(None);
+            }
+            let n = self.left.min(10_000);
+            self.left -= n;
+            let piece: Vec<u8> = (0..n)
+                .map(|_| {
+                    self.next = self.next.wrapping_mul(31).wrapping_add(7);
+                    self.next
+                })
+                .collect();
+            tokio::task::yield_now().await;
+            Ok(Some(piece))
+        })
+    }
+}
+
+#[test]
+fn a_streamed_1m_post_is_echoed_over_http1_chunked_and_http2() {
+    let Some(p) = Peers::load("streamed POST") else {
+        return;
+    };
+    let total = 1 << 20;
+    let mut expected = Vec::new();
+    let mut gen = Counting {
+        left: total,
+        next: 0,
+    };
+    run(async {
+        use burrow_client::BodySource as _;
+        while let Some(piece) = gen.next_piece().await.unwrap() {
+            expected.extend(piece);
+        }
+        let c = client(&p, None);
+        for (peer, version, length) in [
+            ("H1", "HTTP/1.1", None),
+            ("H1", "HTTP/1.1", Some(total as u64)),
+            ("DEF", "HTTP/2", None),
+        ] {
+            let body = burrow_client::BodyStream::new(
+                Counting {
+                    left: total,
+                    next: 0,
+                },
+                length,
+            );
+            let u = format!("https://localhost:{}/echo", p.port(peer));
+            let req = Request::new("POST", &u).unwrap().body_stream(body);
+            let mut r = c.fetch(req).await.unwrap();
+            assert_eq!((r.status, r.meta.http_version), (200, version), "{peer}");
+            let echoed = r.bytes().await.unwrap();
+            assert_eq!(echoed.len(), total, "{peer} {length:?}");
+            assert!(echoed == expected, "{peer} {length:?}: echo differs");
+        }
+    });
+}
