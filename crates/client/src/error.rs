@@ -177,7 +177,7 @@ impl fmt::Display for Error {
             Error::Tls(e) => write!(f, "{code}: TLS failed: {e}"),
             Error::Certificate(e) => write!(
                 f,
-                "{code}: the certificate was rejected: {e}; set trust (anchors) or pins in ClientConfig if this server is expected"
+                "{code}: the certificate was rejected: {e}; if this server is expected, set ClientConfig.tls.trust / tls.pins (proxy_tls for an HTTPS proxy)"
             ),
             Error::TrustConfig(e) => write!(f, "{code}: the trust configuration is unusable: {e}"),
             Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),

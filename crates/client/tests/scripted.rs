@@ -880,3 +880,19 @@ fn h2_streamed_body_goes_out_as_data_frames_ending_the_stream() {
     assert!(body == want);
     assert_eq!(last_flags, Some(1));
 }
+
+#[test]
+fn ipv6_literals_connect_bare_and_send_brackets() {
+    let s = Script::new(vec![KEEP_ALIVE_OK.to_vec()]);
+    let written = Rc::clone(&s.written);
+    let net = ScriptNet::with(vec![s]);
+    let connects = Rc::clone(&net.connects);
+    let (status, _, _) = fetch_body(net, ClientConfig::default(), "http://[::1]:8080/v6");
+    assert_eq!(status, 200);
+    assert_eq!(connects.borrow()[0], ("::1".to_string(), 8080));
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    assert!(
+        w.starts_with("GET /v6 HTTP/1.1\r\nHost: [::1]:8080\r\n"),
+        "{w}"
+    );
+}
