@@ -17,6 +17,18 @@ use crate::trust::{Judge, Trust};
 /// Read size for the transport (one TLS record plus header and tag fits).
 const READ_CHUNK: usize = 17 * 1024;
 
+/// Receives NSS key log lines (`LABEL <client_random> <secret>`, no newline) — what
+/// `SSLKEYLOGFILE` holds for other clients, so Wireshark can decrypt a capture. Anyone with
+/// these lines can read the traffic: debugging only.
+#[derive(Clone)]
+pub struct KeyLogSink(pub Rc<dyn Fn(&str)>);
+
+impl core::fmt::Debug for KeyLogSink {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("KeyLogSink")
+    }
+}
+
 /// How to set up TLS to one peer.
 #[derive(Clone, Debug)]
 pub struct TlsSettings {
@@ -32,6 +44,8 @@ pub struct TlsSettings {
     pub request_staple: bool,
     /// ALPN protocols offered, in preference order (empty = no ALPN extension).
     pub alpn: Vec<Vec<u8>>,
+    /// Where to write the session secrets (`None`: nowhere, the default).
+    pub key_log: Option<KeyLogSink>,
 }
 
 impl Default for TlsSettings {
@@ -45,6 +59,7 @@ impl Default for TlsSettings {
             revocation: Revocation::CheckStaple,
             request_staple: true,
             alpn: vec![b"h2".to_vec(), b"http/1.1".to_vec()],
+            key_log: None,
         }
     }
 }
@@ -184,6 +199,15 @@ impl<S: NetStream> TlsStream<S> {
         }
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
         let mut cfg = Config::new(profile.clone(), sni);
+        cfg.key_log = settings.key_log.is_some();
+        let key_log = settings.key_log.clone();
+        let log = |conn: &mut Connection| {
+            if let Some(sink) = &key_log {
+                for entry in conn.take_key_log() {
+                    (sink.0)(&entry.to_line());
+                }
+            }
+        };
         cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
         let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
         let io = |e| Error::from_io(e, Error::Io);
@@ -192,6 +216,8 @@ impl<S: NetStream> TlsStream<S> {
         let mut buf = vec![0u8; READ_CHUNK];
         loop {
             let ev = conn.poll_event(now_ms);
+            // Secrets are logged as derived: a failed handshake still leaves what it got to.
+            log(&mut conn);
             let out = conn.take_transmit();
             if !out.is_empty() {
                 inner.write_all(&out).await.map_err(io)?;

@@ -57,3 +57,45 @@ fn cli_fetches_byte_exact_and_reports_failures_by_exit_code() {
     assert_eq!(burrow(&["--no-such-option"]).0, 2);
     assert_eq!(burrow(&["ftp://x/"]).0, 3);
 }
+
+#[test]
+fn cli_writes_the_key_log_the_server_agrees_with() {
+    let Some(p) = Peers::load("burrow CLI key log") else {
+        return;
+    };
+    let ca = p.ca_pem_path();
+    let log = std::env::temp_dir().join(format!("burrow-cli-keylog-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    // openssl s_server (SSERVER_HRR) writes its own key log (peers/up.sh): every line we write
+    // must be in it.
+    let url = format!("https://localhost:{}/", p.port("SSERVER_HRR"));
+    let out = Command::new(env!("CARGO_BIN_EXE_burrow"))
+        .args(["--cacert", ca.to_str().unwrap(), "-o", "/dev/null", &url])
+        .env("SSLKEYLOGFILE", &log)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ours = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    let lines: Vec<&str> = ours.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("CLIENT_TRAFFIC_SECRET_0 ")),
+        "{ours}"
+    );
+    let state = p.var("PEERS_STATE").unwrap();
+    let server = std::fs::read_to_string(
+        std::path::Path::new(state)
+            .join("logs")
+            .join("sserver-keys.log"),
+    )
+    .unwrap();
+    for l in lines {
+        assert!(server.contains(l), "not in the server's key log: {l}");
+    }
+}

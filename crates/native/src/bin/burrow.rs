@@ -8,6 +8,7 @@
 //!
 //! Exit codes say what failed: 0 ok, 2 usage, 3 URL/request, 5 connect, 6 proxy, 7 TLS,
 //! 8 certificate, 9 timeout, 10 HTTP protocol, 11 body (too large), 12 redirect, 1 other.
+//! `SSLKEYLOGFILE=path` appends the TLS secrets in the NSS key log format (Wireshark).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -110,6 +111,20 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     config.tls.trust = trust.clone();
     config.tls.pins = pins;
     config.proxy_tls.trust = trust;
+    if let Some(path) = std::env::var_os("SSLKEYLOGFILE") {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| format!("SSLKEYLOGFILE {}: {e}", path.to_string_lossy()))?;
+        let file = std::rc::Rc::new(std::cell::RefCell::new(file));
+        let sink = burrow_client::KeyLogSink(std::rc::Rc::new(move |line: &str| {
+            // A key log write failing must not fail the request.
+            let _ = writeln!(file.borrow_mut(), "{line}");
+        }));
+        config.tls.key_log = Some(sink.clone());
+        config.proxy_tls.key_log = Some(sink);
+    }
     a.config = config;
     a.url = url.ok_or("no URL")?;
     Ok(a)
