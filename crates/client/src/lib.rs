@@ -14,6 +14,7 @@ mod client;
 mod config;
 mod connect;
 mod deadline;
+mod dn;
 mod error;
 mod h2;
 mod message;
@@ -32,6 +33,7 @@ pub use config::{
     ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
 };
 pub use deadline::Deadlines;
+pub use dn::{name_to_text, MAX_NAME_TEXT};
 pub use error::{Error, Phase};
 pub use h2::{H2_CONNECTION_WINDOW, H2_SEND_BUFFER, H2_STREAM_WINDOW};
 pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};

@@ -75,6 +75,18 @@ pub struct CertSummary {
     pub not_after: i64,
 }
 
+impl CertSummary {
+    /// The subject as text (`O=..., CN=...`).
+    pub fn subject_text(&self) -> String {
+        crate::dn::name_to_text(&self.subject)
+    }
+
+    /// The issuer as text.
+    pub fn issuer_text(&self) -> String {
+        crate::dn::name_to_text(&self.issuer)
+    }
+}
+
 /// What a TLS handshake negotiated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TlsInfo {

@@ -35,6 +35,7 @@ fn cli_fetches_byte_exact_and_reports_failures_by_exit_code() {
         err.contains("* TLS 1.3") && err.contains("< HTTP/2 200"),
         "{err}"
     );
+    assert!(err.contains("subject O=Peers Test, CN=localhost"), "{err}");
 
     let socks = format!("socks5h://127.0.0.1:{}", p.port("SOCKS"));
     let (rc, body, err) = burrow(&["--cacert", ca, "--http1.1", "-x", &socks, "-i", &url]);

@@ -543,7 +543,10 @@ fn the_next_connection_resumes_with_a_ticket() {
             let tls = first.meta.tls.unwrap();
             assert!(!tls.resumed, "{peer}");
             assert_eq!(tls.version, version, "{peer}");
-            assert!(!tls.peer_chain.is_empty());
+            assert_eq!(
+                tls.peer_chain[0].subject_text(),
+                "O=Peers Test, CN=localhost"
+            );
             let (second, body) = get(&c, &u).await.unwrap();
             assert!(!second.meta.reused);
             let tls = second.meta.tls.unwrap();

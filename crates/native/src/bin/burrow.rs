@@ -173,10 +173,6 @@ fn group_name(g: u16) -> String {
     }
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 fn describe<N: burrow_client::Net>(r: &Response<N>) {
     let m = &r.meta;
     if let Some(t) = &m.proxy_tls {
@@ -197,8 +193,9 @@ fn describe<N: burrow_client::Net>(r: &Response<N>) {
         );
         for (i, c) in t.peer_chain.iter().enumerate() {
             eprintln!(
-                "* cert {i}: subject (DER) {} not_after {} (unix)",
-                hex(&c.subject),
+                "* cert {i}: subject {} | issuer {} | not_after {} (unix)",
+                c.subject_text(),
+                c.issuer_text(),
                 c.not_after
             );
         }
