@@ -10,7 +10,7 @@ use burrow_cookies::redirect::next_request;
 use burrow_cookies::Jar;
 use burrow_proxy::connect::ProxyConnectionHeader;
 
-use crate::config::ClientConfig;
+use crate::config::{ClientConfig, Decompress};
 use crate::connect::{connect, proxy_for, ConnInfo, Origin};
 use crate::deadline::Clock;
 use crate::error::{Error, Phase};
@@ -95,6 +95,14 @@ pub struct Response<N: Net> {
     /// How the response was obtained.
     pub meta: ResponseMeta,
     body: BodySource<N>,
+    decoding: Option<Decoding>,
+}
+
+/// A content decoder over the body.
+struct Decoding {
+    decoder: burrow_decode::Decoder,
+    fed: bool,
+    done: bool,
 }
 
 impl<N: Net> core::fmt::Debug for Response<N> {
@@ -132,10 +140,70 @@ impl<N: Net> Response<N> {
     /// The next piece of the body as it arrives; `None` at the end. Each read waits at most
     /// `deadlines.idle` (`TIMEOUT_IDLE`).
     pub async fn chunk(&mut self) -> Result<Option<Vec<u8>>, Error> {
-        match &mut self.body {
-            BodySource::H1(b) => b.chunk().await,
-            BodySource::H2(b) => b.chunk().await,
+        loop {
+            let raw = match &mut self.body {
+                BodySource::H1(b) => b.chunk().await?,
+                BodySource::H2(b) => b.chunk().await?,
+            };
+            let Some(d) = self.decoding.as_mut() else {
+                return Ok(raw);
+            };
+            let mut out = Vec::new();
+            match raw {
+                Some(coded) => {
+                    d.fed = true;
+                    d.decoder.decode(&coded, &mut out).map_err(Error::Decode)?;
+                    if !out.is_empty() {
+                        return Ok(Some(out));
+                    }
+                }
+                None if d.done => return Ok(None),
+                None => {
+                    d.done = true;
+                    // An empty coded body (e.g. Content-Length: 0) has nothing to finish.
+                    if d.fed {
+                        d.decoder.finish(&mut out).map_err(Error::Decode)?;
+                    }
+                    return Ok((!out.is_empty()).then_some(out));
+                }
+            }
         }
+    }
+
+    /// Sets up decoding per `decompress` (see [`crate::Decompress`]).
+    fn decode_if_coded(&mut self, req: &Request, cfg: &ClientConfig) -> Result<(), Error> {
+        let asked = req
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("accept-encoding"));
+        let no_body = req.method == "HEAD" || matches!(self.status, 204 | 304);
+        if cfg.decompress != Decompress::Auto || asked || no_body {
+            return Ok(());
+        }
+        let coding: Vec<String> = self
+            .headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("content-encoding"))
+            .map(|(_, v)| v.clone())
+            .collect();
+        if coding.is_empty() {
+            return Ok(());
+        }
+        let coding = coding.join(", ");
+        let codings = burrow_decode::Coding::parse_list(&coding).map_err(Error::Decode)?;
+        if codings.is_empty() {
+            return Ok(());
+        }
+        self.headers.retain(|(n, _)| {
+            !n.eq_ignore_ascii_case("content-encoding") && !n.eq_ignore_ascii_case("content-length")
+        });
+        self.meta.content_encoding = Some(coding);
+        self.decoding = Some(Decoding {
+            decoder: burrow_decode::Decoder::new(&codings, cfg.max_body_bytes),
+            fed: false,
+            done: false,
+        });
+        Ok(())
     }
 
     /// The whole body (bounded by `max_body_bytes`).
@@ -353,7 +421,10 @@ impl<N: Net> Client<N> {
             let location = resp.header("location").map(str::to_string);
             match redirect(&req, &history, resp.status, location.as_deref(), cfg)? {
                 Some(next) => req = next,
-                None => return Ok(resp),
+                None => {
+                    resp.decode_if_coded(&req, cfg)?;
+                    return Ok(resp);
+                }
             }
         }
     }
@@ -492,17 +563,30 @@ impl<N: Net> Client<N> {
         if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
             fields.push(("user-agent".to_string(), ua.to_string()));
         }
+        if !has("accept-encoding") {
+            fields.push((
+                "accept-encoding".to_string(),
+                burrow_decode::ACCEPT_ENCODING.to_string(),
+            ));
+        }
         fields.extend(req.headers.iter().cloned());
-        let body = match &req.body {
-            Body::Empty => Vec::new(),
-            Body::Bytes(b) => b.clone(),
+        let (body, mut source, length) = match &req.body {
+            Body::Empty => (Vec::new(), None, None),
+            Body::Bytes(b) => (b.clone(), None, u64::try_from(b.len()).ok()),
+            Body::Stream(s) => (Vec::new(), Some(s.take()?), s.length()),
         };
-        if !body.is_empty() && !has("content-length") {
-            fields.push(("content-length".to_string(), body.len().to_string()));
+        if let Some(n) = length.filter(|n| *n > 0 && !has("content-length")) {
+            fields.push(("content-length".to_string(), n.to_string()));
         }
         let headers = request_headers(&req.method, req.url.scheme(), &authority, &path, &fields);
         let t_sent = net.now_ms();
-        let id = h2.send(&headers, body)?;
+        let id = h2.send(&headers, body, source.is_some())?;
+        if let Some(src) = source.as_mut() {
+            if let Err(e) = send_h2_stream(h2, id, src.as_mut(), length).await {
+                h2.cancel(id);
+                return Err(e);
+            }
+        }
         let head = clock
             .run(net, Phase::Headers, cfg.deadlines.headers, h2.head(id))
             .await;
@@ -551,8 +635,10 @@ impl<N: Net> Client<N> {
                 retried,
                 timings,
                 redirects: 0,
+                content_encoding: None,
             },
             body: BodySource::H2(body),
+            decoding: None,
         })
     }
 
@@ -579,6 +665,7 @@ impl<N: Net> Client<N> {
             retried,
             timings,
             redirects: 0,
+            content_encoding: None,
         };
         let body = BodySource::H1(Box::new(H1Body {
             client: Rc::clone(&self.inner),
@@ -597,6 +684,7 @@ impl<N: Net> Client<N> {
             url: req.url.clone(),
             meta,
             body,
+            decoding: None,
         }
     }
 
@@ -638,6 +726,9 @@ impl<N: Net> Client<N> {
         if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
             head = head.header("User-Agent", ua);
         }
+        if !has("accept-encoding") {
+            head = head.header("Accept-Encoding", burrow_decode::ACCEPT_ENCODING);
+        }
         for (n, v) in &req.headers {
             head = head.header(n, v);
         }
@@ -657,10 +748,15 @@ impl<N: Net> Client<N> {
         if let Some(v) = pc {
             head = head.header("Proxy-Connection", v);
         }
+        let mut source = None;
         let body_kind = match (&req.body, req.method.as_str()) {
             (Body::Empty, "POST" | "PUT" | "PATCH") => BodyKind::Length(0),
             (Body::Empty, _) => BodyKind::None,
-            (b, _) => BodyKind::Length(u64::try_from(b.len()).unwrap_or(u64::MAX)),
+            (Body::Bytes(b), _) => BodyKind::Length(u64::try_from(b.len()).unwrap_or(u64::MAX)),
+            (Body::Stream(s), _) => {
+                source = Some(s.take().map_err(fatal)?);
+                s.length().map_or(BodyKind::Chunked, BodyKind::Length)
+            }
         };
         let mut wire = Vec::new();
         let req_info = head
@@ -684,6 +780,11 @@ impl<N: Net> Client<N> {
                 error: Error::from_io(e, Error::Io),
                 stale: true,
             });
+        }
+        if let Some(src) = source {
+            send_h1_stream(net, cfg, clock, &mut stream, src, body_kind)
+                .await
+                .map_err(fatal)?;
         }
         let t_sent = net.now_ms();
         let mut decoder = Decoder::new(Limits::default());
@@ -771,6 +872,89 @@ impl<N: Net> Client<N> {
     }
 }
 
+/// Feeds a streamed body into an HTTP/2 stream (the driver frames it as windows allow).
+async fn send_h2_stream(
+    h2: &H2Conn,
+    id: u32,
+    src: &mut dyn crate::message::BodySource,
+    length: Option<u64>,
+) -> Result<(), Error> {
+    let mut total: u64 = 0;
+    while let Some(piece) = src.next_piece().await.map_err(Error::BodySource)? {
+        total = total.saturating_add(u64::try_from(piece.len()).unwrap_or(u64::MAX));
+        if length.is_some_and(|n| total > n) {
+            return Err(Error::BodySource(std::io::Error::other(
+                "the body stream gave more than its declared length",
+            )));
+        }
+        h2.push(id, &piece).await?;
+    }
+    if length.is_some_and(|n| total != n) {
+        return Err(Error::BodySource(std::io::Error::other(format!(
+            "the body stream gave {total} bytes, not its declared length"
+        ))));
+    }
+    h2.finish_body(id);
+    Ok(())
+}
+
+/// Writes a streamed body after the head: raw for a declared length (which must match),
+/// chunked otherwise. Each write waits at most `deadlines.idle`.
+async fn send_h1_stream<N: Net>(
+    net: &N,
+    cfg: &ClientConfig,
+    clock: &Clock,
+    stream: &mut Transport<N::Stream>,
+    mut src: Box<dyn crate::message::BodySource>,
+    kind: BodyKind,
+) -> Result<(), Error> {
+    let chunked = kind == BodyKind::Chunked;
+    let mut total: u64 = 0;
+    loop {
+        let piece = src.next_piece().await.map_err(Error::BodySource)?;
+        let mut out = Vec::new();
+        match &piece {
+            Some(p) if p.is_empty() => continue,
+            Some(p) => {
+                total = total.saturating_add(u64::try_from(p.len()).unwrap_or(u64::MAX));
+                if let BodyKind::Length(n) = kind {
+                    if total > n {
+                        return Err(Error::BodySource(std::io::Error::other(format!(
+                            "the body stream gave more than its declared {n} bytes"
+                        ))));
+                    }
+                }
+                if chunked {
+                    burrow_h1::encode_chunk(p, &mut out);
+                } else {
+                    out.extend_from_slice(p);
+                }
+            }
+            None => {
+                if let BodyKind::Length(n) = kind {
+                    if total != n {
+                        return Err(Error::BodySource(std::io::Error::other(format!(
+                            "the body stream gave {total} bytes, not its declared {n}"
+                        ))));
+                    }
+                }
+                if chunked {
+                    burrow_h1::encode_last_chunk(&[], &mut out).map_err(Error::Http1)?;
+                }
+            }
+        }
+        if !out.is_empty() {
+            clock
+                .run(net, Phase::Idle, cfg.deadlines.idle, stream.write_all(&out))
+                .await?
+                .map_err(|e| Error::from_io(e, Error::Io))?;
+        }
+        if piece.is_none() {
+            return Ok(());
+        }
+    }
+}
+
 /// Whether an HTTP/2 failure on a shared connection means the request was not processed:
 /// refused by GOAWAY or REFUSED_STREAM, or the connection had died before it was sent.
 fn h2_retryable(e: &Error) -> bool {
@@ -811,6 +995,9 @@ fn redirect(
     out.method = r.method;
     if !r.keep_body {
         out.body = Body::Empty;
+    }
+    if matches!(&out.body, Body::Stream(s) if s.is_spent()) {
+        return Err(Error::BodyNotReplayable);
     }
     out.headers.retain(|(n, _)| {
         let n = n.to_ascii_lowercase();

@@ -13,6 +13,18 @@ pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
 /// Idle keep-alive connections kept per origin.
 pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
 
+/// What happens to a body the server content-coded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Decompress {
+    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`; the
+    /// response loses `Content-Encoding` and `Content-Length` (they described the coded
+    /// bytes) and `ResponseMeta::content_encoding` says what was decoded.
+    #[default]
+    Auto,
+    /// Hand out the coded bytes and keep the headers as sent.
+    Passthrough,
+}
+
 /// Everything a [`crate::Client`] can be told.
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -31,6 +43,10 @@ pub struct ClientConfig {
     /// Speak HTTP/2 to plain `http://` origins without asking (h2c prior knowledge, RFC 9113
     /// §3.3; curl's `--http2-prior-knowledge`). Default off.
     pub http2_prior_knowledge: bool,
+    /// Content decoding. `Accept-Encoding: burrow_decode::ACCEPT_ENCODING` is sent unless
+    /// the request has its own `Accept-Encoding` (then nothing is decoded: the caller asked
+    /// for those codings and gets them as sent).
+    pub decompress: Decompress,
     /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
     /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<u64>,
@@ -62,6 +78,7 @@ impl Default for ClientConfig {
             tls: TlsSettings::default(),
             http1_only: false,
             http2_prior_knowledge: false,
+            decompress: Decompress::Auto,
             max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
             follow_redirects: true,
             redirect: RedirectPolicy::default(),

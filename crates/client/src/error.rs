@@ -78,6 +78,14 @@ pub enum Error {
     /// The proxy handshake failed or the proxy URL is unusable (burrow-proxy's error and
     /// code: `PROXY_AUTH_REQUIRED`, `PROXY_REFUSED`, `SOCKS5_*`, `PROXY_PROTOCOL`, ...).
     Proxy(burrow_proxy::Error),
+    /// The content coding failed (burrow-decode's code: `DECODE_FAILED`,
+    /// `UNSUPPORTED_CONTENT_ENCODING`, or `BODY_TOO_LARGE` for decoded bytes over the cap).
+    Decode(burrow_decode::Error),
+    /// A streamed request body failed: its source returned an error, or gave a different
+    /// number of bytes than the length declared.
+    BodySource(std::io::Error),
+    /// A streamed request body was needed a second time (a 307/308 redirect).
+    BodyNotReplayable,
     /// The body exceeds `max_body_bytes` (Content-Length, wire bytes or decoded bytes).
     BodyTooLarge {
         /// The configured cap.
@@ -109,6 +117,9 @@ impl Error {
             Error::ConnectionFailed { code, .. } => code,
             Error::Proxy(e) => e.code(),
             Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
+            Error::BodySource(_) => "BODY_SOURCE_FAILED",
+            Error::BodyNotReplayable => "BODY_NOT_REPLAYABLE",
+            Error::Decode(e) => e.code(),
             Error::Redirect(e) => e.code(),
             Error::BadUrl(_) => "BAD_URL",
             Error::BadRequest(_) => "BAD_REQUEST",
@@ -166,7 +177,7 @@ impl fmt::Display for Error {
             Error::Tls(e) => write!(f, "{code}: TLS failed: {e}"),
             Error::Certificate(e) => write!(
                 f,
-                "{code}: the certificate was rejected: {e}; set trust (anchors) or pins in ClientConfig if this server is expected"
+                "{code}: the certificate was rejected: {e}; if this server is expected, set ClientConfig.tls.trust / tls.pins (proxy_tls for an HTTPS proxy)"
             ),
             Error::TrustConfig(e) => write!(f, "{code}: the trust configuration is unusable: {e}"),
             Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),
@@ -185,6 +196,15 @@ impl fmt::Display for Error {
             Error::Proxy(e) => write!(
                 f,
                 "{code}: {e}; check ClientConfig.proxy, or list the host in no_proxy"
+            ),
+            Error::Decode(e) => write!(
+                f,
+                "{code}: {e} (decompress = Passthrough keeps the coded bytes)"
+            ),
+            Error::BodySource(e) => write!(f, "{code}: the request body stream failed: {e}"),
+            Error::BodyNotReplayable => write!(
+                f,
+                "{code}: a redirect needs the streamed request body again; send Body::Bytes to allow it"
             ),
             Error::BodyTooLarge { limit } => write!(
                 f,

@@ -26,6 +26,9 @@ const READ_CHUNK: usize = 16 * 1024;
 /// default a 4 MiB body took seconds through them.
 pub const H2_STREAM_WINDOW: u32 = 1024 * 1024;
 
+/// Streamed request body bytes queued for a stream before the sender waits for the windows.
+pub const H2_SEND_BUFFER: usize = 256 * 1024;
+
 /// Connection receive window (bounds buffered body bytes across all streams).
 pub const H2_CONNECTION_WINDOW: u32 = 4 * 1024 * 1024;
 
@@ -46,6 +49,10 @@ struct Slot {
     /// Request body bytes not yet taken by the flow-control windows.
     to_send: Vec<u8>,
     sent: usize,
+    /// A streamed body has more pieces to come.
+    body_open: bool,
+    /// END_STREAM went out (our side of the stream is closed).
+    ended: bool,
 }
 
 pub(crate) struct Shared {
@@ -86,7 +93,7 @@ impl Shared {
         let ids: Vec<u32> = self
             .slots
             .iter()
-            .filter(|(_, s)| s.sent < s.to_send.len())
+            .filter(|(_, s)| !s.ended && (s.sent < s.to_send.len() || !s.body_open))
             .map(|(id, _)| *id)
             .collect();
         for id in ids {
@@ -94,8 +101,20 @@ impl Shared {
                 continue;
             };
             let rest = slot.to_send.get(slot.sent..).unwrap_or(&[]);
-            match self.conn.send_data(StreamId(id), rest, true) {
-                Ok(n) => slot.sent = slot.sent.saturating_add(n),
+            let end = !slot.body_open;
+            match self.conn.send_data(StreamId(id), rest, end) {
+                Ok(n) => {
+                    slot.sent = slot.sent.saturating_add(n);
+                    if slot.sent >= slot.to_send.len() {
+                        slot.to_send.clear();
+                        slot.sent = 0;
+                        slot.ended = end;
+                    }
+                    // A streaming sender may be waiting for room.
+                    if let Some(w) = slot.waker.take() {
+                        w.wake();
+                    }
+                }
                 Err(e) => {
                     slot.error = Some(e);
                     slot.to_send.clear();
@@ -191,8 +210,14 @@ impl H2Conn {
         s.dead.is_none() && s.conn.can_open_stream()
     }
 
-    /// Opens a stream for the request; the driver sends it.
-    pub(crate) fn send(&self, headers: &[Header], body: Vec<u8>) -> Result<u32, Error> {
+    /// Opens a stream for the request; the driver sends it. `streaming`: more body follows
+    /// through [`H2Conn::push`] and [`H2Conn::finish_body`].
+    pub(crate) fn send(
+        &self,
+        headers: &[Header],
+        body: Vec<u8>,
+        streaming: bool,
+    ) -> Result<u32, Error> {
         let mut s = self.shared.borrow_mut();
         if let Some(d) = &s.dead {
             return Err(Error::ConnectionFailed {
@@ -200,20 +225,67 @@ impl H2Conn {
                 message: d.message.clone(),
             });
         }
-        let id = s
-            .conn
-            .send_request(headers, body.is_empty())
-            .map_err(Error::H2)?;
+        let end = body.is_empty() && !streaming;
+        let id = s.conn.send_request(headers, end).map_err(Error::H2)?;
         s.slots.insert(
             id.0,
             Slot {
                 to_send: body,
+                body_open: streaming,
+                ended: end,
                 ..Slot::default()
             },
         );
         s.pump();
         s.kick();
         Ok(id.0)
+    }
+
+    /// Queues a piece of a streamed body; waits while more than [`H2_SEND_BUFFER`] bytes are
+    /// queued.
+    pub(crate) async fn push(&self, id: u32, piece: &[u8]) -> Result<(), Error> {
+        {
+            let mut s = self.shared.borrow_mut();
+            let slot = s
+                .slots
+                .get_mut(&id)
+                .ok_or(Error::HttpProtocol("the HTTP/2 stream vanished"))?;
+            slot.to_send.extend_from_slice(piece);
+            s.pump();
+            s.kick();
+        }
+        std::future::poll_fn(|cx| {
+            let mut s = self.shared.borrow_mut();
+            let dead = s.dead.clone();
+            let Some(slot) = s.slots.get_mut(&id) else {
+                return Poll::Ready(Err(Error::HttpProtocol("the HTTP/2 stream vanished")));
+            };
+            if let Some(e) = slot.error {
+                return Poll::Ready(Err(Error::H2(e)));
+            }
+            if let Some(d) = dead {
+                return Poll::Ready(Err(Error::ConnectionFailed {
+                    code: d.code,
+                    message: d.message,
+                }));
+            }
+            if slot.to_send.len().saturating_sub(slot.sent) <= H2_SEND_BUFFER {
+                return Poll::Ready(Ok(()));
+            }
+            slot.waker = Some(cx.waker().clone());
+            Poll::Pending
+        })
+        .await
+    }
+
+    /// The streamed body is complete: END_STREAM follows the queued bytes.
+    pub(crate) fn finish_body(&self, id: u32) {
+        let mut s = self.shared.borrow_mut();
+        if let Some(slot) = s.slots.get_mut(&id) {
+            slot.body_open = false;
+        }
+        s.pump();
+        s.kick();
     }
 
     fn check(&self, id: u32) -> Result<(), Error> {

@@ -14,6 +14,7 @@ mod client;
 mod config;
 mod connect;
 mod deadline;
+mod dn;
 mod error;
 mod h2;
 mod message;
@@ -29,18 +30,19 @@ pub use burrow_proxy::{
 };
 pub use client::{uses_proxy, Client, Response};
 pub use config::{
-    ClientConfig, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
+    ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
 };
 pub use deadline::Deadlines;
+pub use dn::{name_to_text, MAX_NAME_TEXT};
 pub use error::{Error, Phase};
-pub use h2::{H2_CONNECTION_WINDOW, H2_STREAM_WINDOW};
-pub use message::{Body, Request, ResponseMeta, Timings};
+pub use h2::{H2_CONNECTION_WINDOW, H2_SEND_BUFFER, H2_STREAM_WINDOW};
+pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
 pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 
-/// Re-exported from burrow-handshake: the ClientHello profile and key log entries.
-pub use burrow_handshake::{KeyLogEntry, Profile};
+/// Re-exported from burrow-handshake: the ClientHello profile.
+pub use burrow_handshake::Profile;
 /// Re-exported from burrow-x509: the revocation policy and the staple verdict.
 pub use burrow_x509::{Revocation, StapleStatus};

@@ -1,8 +1,78 @@
 //! Requests and responses as the caller sees them.
 
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
 use crate::error::Error;
 use crate::tls::TlsInfo;
 use burrow_proxy::Scheme as ProxyScheme;
+
+/// Where a streamed request body comes from (a file, a Worker `ReadableStream`, ...).
+pub trait BodySource {
+    /// The next piece of the body; `Ok(None)` at its end.
+    #[allow(clippy::type_complexity)] // the boxed future is the object-safe async fn
+    fn next_piece(
+        &mut self,
+    ) -> Pin<Box<dyn Future<Output = std::io::Result<Option<Vec<u8>>>> + '_>>;
+}
+
+/// A request body read once from a [`BodySource`]. HTTP/1.1 sends it with `Content-Length`
+/// when `length` is known (the source must then give exactly that many bytes) and chunked
+/// otherwise; HTTP/2 as DATA frames paced by the server's windows. It cannot be replayed:
+/// the request is not retried, and a 307/308 redirect that keeps the body fails with
+/// `BODY_NOT_REPLAYABLE`.
+#[derive(Clone)]
+pub struct BodyStream {
+    source: Rc<RefCell<Option<Box<dyn BodySource>>>>,
+    length: Option<u64>,
+}
+
+impl BodyStream {
+    /// A body from `source`; `length` if known in advance.
+    pub fn new(source: impl BodySource + 'static, length: Option<u64>) -> BodyStream {
+        BodyStream {
+            source: Rc::new(RefCell::new(Some(Box::new(source)))),
+            length,
+        }
+    }
+
+    /// The declared length.
+    pub fn length(&self) -> Option<u64> {
+        self.length
+    }
+
+    /// Whether the body was sent already (it cannot be sent again).
+    pub fn is_spent(&self) -> bool {
+        self.source.borrow().is_none()
+    }
+
+    /// Takes the source for sending (once).
+    pub(crate) fn take(&self) -> Result<Box<dyn BodySource>, Error> {
+        self.source
+            .borrow_mut()
+            .take()
+            .ok_or(Error::BodyNotReplayable)
+    }
+}
+
+impl core::fmt::Debug for BodyStream {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BodyStream")
+            .field("length", &self.length)
+            .field("sent", &self.source.borrow().is_none())
+            .finish()
+    }
+}
+
+impl PartialEq for BodyStream {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.source, &other.source)
+    }
+}
+
+impl Eq for BodyStream {}
 
 /// A request body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,15 +83,8 @@ pub enum Body {
     Empty,
     /// These bytes (sent with `Content-Length`; replayable, so redirects and retries can resend).
     Bytes(Vec<u8>),
-}
-
-impl Body {
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            Body::Empty => 0,
-            Body::Bytes(b) => b.len(),
-        }
-    }
+    /// Pieces from a source, sent as they come (not replayable).
+    Stream(BodyStream),
 }
 
 /// One request.
@@ -72,7 +135,13 @@ impl Request {
         matches!(
             self.method.as_str(),
             "GET" | "HEAD" | "OPTIONS" | "PUT" | "DELETE" | "TRACE"
-        )
+        ) && !matches!(self.body, Body::Stream(_))
+    }
+
+    /// Sets a streamed body.
+    pub fn body_stream(mut self, stream: BodyStream) -> Request {
+        self.body = Body::Stream(stream);
+        self
     }
 }
 
@@ -111,4 +180,6 @@ pub struct ResponseMeta {
     pub timings: Timings,
     /// Redirects followed to get here.
     pub redirects: u32,
+    /// The `Content-Encoding` that was decoded (`None`: the body is as the server sent it).
+    pub content_encoding: Option<String>,
 }

@@ -2,15 +2,12 @@
 //! itself a `NetStream` — so TLS inside TLS (origin through an HTTPS proxy) needs nothing more.
 
 use std::io;
-use std::sync::Arc;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use burrow_handshake::{
-    Config, Connection, Entropy, Event, ExtensionSlot, KeyLogEntry, Profile, Ticket,
-};
+use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, Profile, Ticket};
 use burrow_x509::{Revocation, StapleStatus};
 
 use crate::error::Error;
@@ -19,6 +16,18 @@ use crate::trust::{Judge, Trust};
 
 /// Read size for the transport (one TLS record plus header and tag fits).
 const READ_CHUNK: usize = 17 * 1024;
+
+/// Receives NSS key log lines (`LABEL <client_random> <secret>`, no newline) — what
+/// `SSLKEYLOGFILE` holds for other clients, so Wireshark can decrypt a capture. Anyone with
+/// these lines can read the traffic: debugging only.
+#[derive(Clone)]
+pub struct KeyLogSink(pub Rc<dyn Fn(&str)>);
+
+impl core::fmt::Debug for KeyLogSink {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("KeyLogSink")
+    }
+}
 
 /// How to set up TLS to one peer.
 #[derive(Clone, Debug)]
@@ -35,32 +44,8 @@ pub struct TlsSettings {
     pub request_staple: bool,
     /// ALPN protocols offered, in preference order (empty = no ALPN extension).
     pub alpn: Vec<Vec<u8>>,
-    /// Receives each TLS secret as it is derived (NSS key log, `SSLKEYLOGFILE`, so Wireshark
-    /// can decrypt a capture). `None` (the default): secrets are never copied out.
+    /// Where to write the session secrets (`None`: nowhere, the default).
     pub key_log: Option<KeyLogSink>,
-}
-
-/// Where TLS secrets go when key logging is on (see [`TlsSettings::key_log`]).
-#[derive(Clone)]
-pub struct KeyLogSink(Arc<dyn Fn(&KeyLogEntry) + Send + Sync>);
-
-impl KeyLogSink {
-    /// A sink calling `f` once per secret (write [`KeyLogEntry::to_line`] to the key log file).
-    pub fn new(f: impl Fn(&KeyLogEntry) + Send + Sync + 'static) -> KeyLogSink {
-        KeyLogSink(Arc::new(f))
-    }
-
-    fn drain(&self, conn: &mut Connection) {
-        for e in conn.take_key_log() {
-            (self.0)(&e);
-        }
-    }
-}
-
-impl core::fmt::Debug for KeyLogSink {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("KeyLogSink")
-    }
 }
 
 impl Default for TlsSettings {
@@ -88,6 +73,18 @@ pub struct CertSummary {
     pub issuer: Vec<u8>,
     /// notAfter, Unix seconds.
     pub not_after: i64,
+}
+
+impl CertSummary {
+    /// The subject as text (`O=..., CN=...`).
+    pub fn subject_text(&self) -> String {
+        crate::dn::name_to_text(&self.subject)
+    }
+
+    /// The issuer as text.
+    pub fn issuer_text(&self) -> String {
+        crate::dn::name_to_text(&self.issuer)
+    }
 }
 
 /// What a TLS handshake negotiated.
@@ -214,8 +211,16 @@ impl<S: NetStream> TlsStream<S> {
         }
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
         let mut cfg = Config::new(profile.clone(), sni);
-        cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
         cfg.key_log = settings.key_log.is_some();
+        let key_log = settings.key_log.clone();
+        let log = |conn: &mut Connection| {
+            if let Some(sink) = &key_log {
+                for entry in conn.take_key_log() {
+                    (sink.0)(&entry.to_line());
+                }
+            }
+        };
+        cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
         let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
         let io = |e| Error::from_io(e, Error::Io);
         let mut verdict = None;
@@ -223,10 +228,8 @@ impl<S: NetStream> TlsStream<S> {
         let mut buf = vec![0u8; READ_CHUNK];
         loop {
             let ev = conn.poll_event(now_ms);
-            // Drained before any error return: a failed handshake's secrets are logged too.
-            if let Some(sink) = &settings.key_log {
-                sink.drain(&mut conn);
-            }
+            // Secrets are logged as derived: a failed handshake still leaves what it got to.
+            log(&mut conn);
             let out = conn.take_transmit();
             if !out.is_empty() {
                 inner.write_all(&out).await.map_err(io)?;

@@ -671,3 +671,228 @@ fn h2_stalled_server_hits_the_headers_deadline() {
     let e = h2_get(&net, cfg).unwrap_err();
     assert_eq!(e.code(), "TIMEOUT_HEADERS");
 }
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn gzip_response() -> Vec<u8> {
+    let body = gzip(b"hello world, hello world, hello world");
+    let mut wire = format!(
+        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\nX-After: 1\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    wire.extend(body);
+    wire
+}
+
+#[test]
+fn coded_bodies_are_decoded_under_every_chunking() {
+    for pieces in chunkings(&gzip_response()) {
+        let s = Script::new(pieces);
+        let written = Rc::clone(&s.written);
+        let c = Client::new(ScriptNet::with(vec![s]), ClientConfig::default());
+        now(async {
+            let mut r = c
+                .fetch(Request::get("http://a.test/").unwrap())
+                .await
+                .unwrap();
+            assert_eq!(r.meta.content_encoding.as_deref(), Some("gzip"));
+            assert_eq!(r.header("content-encoding"), None);
+            assert_eq!(r.header("content-length"), None);
+            assert_eq!(r.header("x-after"), Some("1"));
+            let body = r.bytes().await.unwrap();
+            assert_eq!(body, b"hello world, hello world, hello world");
+        });
+        let w = String::from_utf8(written.borrow().clone()).unwrap();
+        assert!(
+            w.contains("Accept-Encoding: gzip, deflate, br, zstd\r\n"),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn passthrough_and_a_callers_accept_encoding_keep_the_coded_bytes() {
+    let coded_len = gzip_response().len()
+        - gzip_response()
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap()
+        - 4;
+    let mut passthrough = ClientConfig::default();
+    passthrough.decompress = burrow_client::Decompress::Passthrough;
+    for (cfg, req) in [
+        (passthrough, Request::get("http://a.test/").unwrap()),
+        (
+            ClientConfig::default(),
+            Request::get("http://a.test/")
+                .unwrap()
+                .header("Accept-Encoding", "gzip"),
+        ),
+    ] {
+        let s = Script::new(vec![gzip_response()]);
+        let written = Rc::clone(&s.written);
+        let c = Client::new(ScriptNet::with(vec![s]), cfg);
+        now(async {
+            let mut r = c.fetch(req).await.unwrap();
+            assert_eq!(r.meta.content_encoding, None);
+            assert_eq!(r.header("content-encoding"), Some("gzip"));
+            assert_eq!(r.bytes().await.unwrap().len(), coded_len);
+        });
+        let w = String::from_utf8(written.borrow().clone()).unwrap();
+        assert_eq!(w.matches("ccept-Encoding").count(), 1, "{w}");
+    }
+}
+
+#[test]
+fn bad_and_unknown_codings_fail_closed() {
+    let cases: [(&[u8], &str); 2] = [
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: compress\r\nContent-Length: 1\r\n\r\nx",
+            "UNSUPPORTED_CONTENT_ENCODING",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nnope!",
+            "DECODE_FAILED",
+        ),
+    ];
+    for (wire, code) in cases {
+        let c = Client::new(
+            ScriptNet::with(vec![Script::new(vec![wire.to_vec()])]),
+            ClientConfig::default(),
+        );
+        let e = now(async {
+            let mut r = c.fetch(Request::get("http://a.test/").unwrap()).await?;
+            r.bytes().await
+        })
+        .unwrap_err();
+        assert_eq!(e.code(), code, "{e}");
+    }
+}
+
+/// A streamed body from fixed pieces.
+struct Pieces(VecDeque<Vec<u8>>);
+
+impl burrow_client::BodySource for Pieces {
+    fn next_piece(&mut self) -> Pin<Box<dyn Future<Output = io::Result<Option<Vec<u8>>>> + '_>> {
+        Box::pin(async move { Ok(self.0.pop_front()) })
+    }
+}
+
+fn stream_of(pieces: &[&[u8]], length: Option<u64>) -> burrow_client::BodyStream {
+    burrow_client::BodyStream::new(Pieces(pieces.iter().map(|p| p.to_vec()).collect()), length)
+}
+
+fn post_stream(stream: burrow_client::BodyStream) -> (Result<u16, burrow_client::Error>, String) {
+    let s = Script::new(vec![KEEP_ALIVE_OK.to_vec()]);
+    let written = Rc::clone(&s.written);
+    let c = Client::new(ScriptNet::with(vec![s]), ClientConfig::default());
+    let req = Request::new("POST", "http://a.test/up")
+        .unwrap()
+        .body_stream(stream);
+    let status = now(async { Ok(c.fetch(req).await?.status) });
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    (status, w)
+}
+
+#[test]
+fn streamed_bodies_use_content_length_or_chunked() {
+    let (status, w) = post_stream(stream_of(&[b"abc", b"", b"de"], Some(5)));
+    assert_eq!(status.unwrap(), 200);
+    assert!(
+        w.contains("Content-Length: 5\r\n") && w.ends_with("\r\n\r\nabcde"),
+        "{w}"
+    );
+
+    let (status, w) = post_stream(stream_of(&[b"abc", b"de"], None));
+    assert_eq!(status.unwrap(), 200);
+    assert!(w.contains("Transfer-Encoding: chunked\r\n"), "{w}");
+    assert!(
+        w.ends_with("\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"),
+        "{w}"
+    );
+
+    for (pieces, len) in [(&[&b"abc"[..]][..], 5), (&[&b"abcdef"[..]][..], 5)] {
+        let (status, _) = post_stream(stream_of(pieces, Some(len)));
+        assert_eq!(status.unwrap_err().code(), "BODY_SOURCE_FAILED");
+    }
+}
+
+#[test]
+fn a_streamed_body_is_not_replayed_by_a_307() {
+    let redirect =
+        b"HTTP/1.1 307 Temporary Redirect\r\nLocation: /again\r\nContent-Length: 0\r\n\r\n";
+    let c = Client::new(
+        ScriptNet::with(vec![Script::new(vec![redirect.to_vec()])]),
+        ClientConfig::default(),
+    );
+    let req = Request::new("PUT", "http://a.test/up")
+        .unwrap()
+        .body_stream(stream_of(&[b"x"], Some(1)));
+    let e = now(c.fetch(req)).unwrap_err();
+    assert_eq!(e.code(), "BODY_NOT_REPLAYABLE");
+}
+
+#[test]
+fn h2_streamed_body_goes_out_as_data_frames_ending_the_stream() {
+    let mut wire = server_preface();
+    wire.extend(h2_ok(1));
+    let s = Script::new(vec![wire]);
+    let written = Rc::clone(&s.written);
+    let net = ScriptNet::with(vec![s]);
+    let c = Client::new(net.clone(), h2c_config());
+    // Within the server's initial 64 KiB window: this script sends no WINDOW_UPDATE.
+    let big = vec![7u8; 60_000];
+    let req = Request::new("POST", "http://a.test/up")
+        .unwrap()
+        .body_stream(stream_of(&[b"head-", &big, b"-tail"], None));
+    let status = drive(&net, async {
+        let mut r = c.fetch(req).await.unwrap();
+        r.bytes().await.unwrap();
+        r.status
+    });
+    assert_eq!(status, 200);
+    // Frames after the 24-byte connection preface: DATA on stream 1 carry the body and the
+    // last one ends the stream.
+    let w = written.borrow();
+    let mut rest = &w[24..];
+    let mut body = Vec::new();
+    let mut last_flags = None;
+    while rest.len() >= 9 {
+        let len = usize::from(rest[0]) << 16 | usize::from(rest[1]) << 8 | usize::from(rest[2]);
+        let (ty, flags) = (rest[3], rest[4]);
+        let stream = u32::from_be_bytes([rest[5], rest[6], rest[7], rest[8]]) & 0x7fff_ffff;
+        if ty == 0 && stream == 1 {
+            body.extend_from_slice(&rest[9..9 + len]);
+            last_flags = Some(flags);
+        }
+        rest = &rest[9 + len..];
+    }
+    let mut want = b"head-".to_vec();
+    want.extend(&big);
+    want.extend(b"-tail");
+    assert_eq!(body.len(), want.len());
+    assert!(body == want);
+    assert_eq!(last_flags, Some(1));
+}
+
+#[test]
+fn ipv6_literals_connect_bare_and_send_brackets() {
+    let s = Script::new(vec![KEEP_ALIVE_OK.to_vec()]);
+    let written = Rc::clone(&s.written);
+    let net = ScriptNet::with(vec![s]);
+    let connects = Rc::clone(&net.connects);
+    let (status, _, _) = fetch_body(net, ClientConfig::default(), "http://[::1]:8080/v6");
+    assert_eq!(status, 200);
+    assert_eq!(connects.borrow()[0], ("::1".to_string(), 8080));
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    assert!(
+        w.starts_with("GET /v6 HTTP/1.1\r\nHost: [::1]:8080\r\n"),
+        "{w}"
+    );
+}

@@ -1,7 +1,10 @@
-//! A minimal native driver for burrow's TLS 1.3 client: connect over `std::net::TcpStream`,
-//! drive the handshake, send one HTTP/1.1 GET, read the response until the server closes.
-//! The real client (pooling, proxies, HTTP/2) comes later; this exists for interop tests and
-//! for debugging a handshake by hand (`burrow-get`).
+//! burrow on a native OS.
+//!
+//! * [`TokioNet`]: burrow-client's `Net` over tokio (current-thread runtime + `LocalSet`); the
+//!   `burrow` binary is a curl-like CLI over it (`src/bin/burrow.rs`).
+//! * [`fetch`]: a minimal blocking driver for the TLS client over `std::net::TcpStream` —
+//!   handshake, one HTTP/1.1 GET, read until close — kept for handshake interop tests and for
+//!   debugging a handshake by hand (`burrow-get`).
 //!
 //! Certificates: the handshake's `NeedVerify` is answered by burrow-x509 ([`Trust`]: system
 //! roots by default, PEM anchors, SPKI pins in [`FetchOptions::pins`], or the explicit

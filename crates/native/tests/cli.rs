@@ -106,9 +106,11 @@ fn include_prints_the_head_then_the_exact_body() {
             .expect("a blank line after the head");
         let head = String::from_utf8(o.stdout[..split + 4].to_vec()).unwrap();
         assert!(head.starts_with(version), "{flag}: {head}");
+        // nginx gzips text for us (Accept-Encoding is sent); the decoded body's head says
+        // what it is, not how it travelled.
         assert!(
             head.to_ascii_lowercase()
-                .contains("\r\ncontent-length: 1024\r\n"),
+                .contains("\r\ncontent-type: text/plain\r\n"),
             "{head}"
         );
         let body = &o.stdout[split + 4..];
@@ -707,4 +709,60 @@ fn transport_failure_classes_have_their_exit_codes() {
         assert_exit(&o, code);
         assert!(stderr(&o).contains(text), "{args:?}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn content_decoding_compressed_and_raw() {
+    let Some(p) = load("cli content decoding") else {
+        return;
+    };
+    let c = ca(&p);
+    let u = url(&p, "DEF", "/1m");
+    let want = &sums(&p)["1m"];
+    // Decoded (the default and --compressed), byte-exact; -v says what was decoded.
+    for flag in ["--compressed", "--http1.1"] {
+        let o = burrow(&["-v", flag, "--cacert", &c, &u], &[]);
+        assert_exit(&o, 0);
+        assert_eq!(&sha256_hex(&o.stdout), want, "{flag}");
+        assert!(
+            stderr(&o).contains("* content decoded: gzip"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // --raw: the gzip bytes as sent, Content-Encoding kept; they inflate to the file.
+    let o = burrow(&["--raw", "-i", "--cacert", &c, &u], &[]);
+    assert_exit(&o, 0);
+    let split = o.stdout.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&o.stdout[..split]).to_ascii_lowercase();
+    assert!(head.contains("\r\ncontent-encoding: gzip"), "{head}");
+    let coded = &o.stdout[split + 4..];
+    assert!(coded.starts_with(&[0x1f, 0x8b]) && coded.len() < 1024 * 1024);
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(coded), &mut plain).unwrap();
+    assert_eq!(&sha256_hex(&plain), want);
+    // The cap counts decoded bytes: 500 kB stops the 1 MiB decode, not the coded bytes.
+    let o = burrow(&["--max-filesize", "500000", "--cacert", &c, &u], &[]);
+    assert_exit(&o, 63);
+    let o = burrow(
+        &["--raw", "--max-filesize", "500000", "--cacert", &c, &u],
+        &[],
+    );
+    assert_exit(&o, 0);
+    assert_eq!(o.stdout.len(), coded.len());
+}
+
+#[test]
+fn corrupt_content_coding_exits_61_and_raw_keeps_it() {
+    let body: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\
+        Connection: close\r\n\r\nnot gzip at all";
+    let port = scripted_server(2, body, false);
+    let u = format!("http://127.0.0.1:{port}/");
+    let o = burrow(&[&u], &[]);
+    assert_exit(&o, 61);
+    assert!(stderr(&o).contains("DECODE_FAILED"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--raw"), "{}", stderr(&o));
+    let o = burrow(&["--raw", &u], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(o.stdout, b"not gzip at ");
 }

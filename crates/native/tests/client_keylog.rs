@@ -4,9 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::rc::Rc;
 
 use burrow_client::{Client, ClientConfig, KeyLogSink, Profile, Proxy, Request, Trust};
 use burrow_native::TokioNet;
@@ -23,10 +24,12 @@ fn run<F: Future>(f: F) -> F::Output {
 }
 
 /// A sink collecting lines, and the lines.
-fn collector() -> (KeyLogSink, Arc<Mutex<Vec<String>>>) {
-    let lines = Arc::new(Mutex::new(Vec::new()));
-    let l = Arc::clone(&lines);
-    let sink = KeyLogSink::new(move |e| l.lock().unwrap().push(e.to_line()));
+fn collector() -> (KeyLogSink, Rc<RefCell<Vec<String>>>) {
+    let lines = Rc::new(RefCell::new(Vec::new()));
+    let l = Rc::clone(&lines);
+    let sink = KeyLogSink(Rc::new(move |line: &str| {
+        l.borrow_mut().push(line.to_string())
+    }));
     (sink, lines)
 }
 
@@ -87,7 +90,7 @@ fn tls13_and_tls12_secrets_match_openssl() {
         cfg.tls.key_log = Some(sink);
         let body = get(cfg, &url);
         assert!(!body.is_empty());
-        let ours = lines.lock().unwrap().clone();
+        let ours = lines.borrow().clone();
         assert_eq!(labels(&ours), want);
         let theirs = server_key_log(&p);
         for line in &ours {
@@ -109,7 +112,7 @@ fn https_proxy_sessions_are_logged_and_sinks_are_per_session() {
     cfg.proxy_tls.key_log = Some(sink);
     let url = format!("https://localhost:{}/", p.port(PEER));
     get(cfg, &url);
-    let ours = lines.lock().unwrap().clone();
+    let ours = lines.borrow().clone();
     // Two TLS 1.3 handshakes: the proxy's, then the origin's inside it.
     assert_eq!(ours.len(), 10, "{ours:#?}");
     let randoms: std::collections::BTreeSet<&str> =
@@ -129,7 +132,7 @@ fn https_proxy_sessions_are_logged_and_sinks_are_per_session() {
         Some(Proxy::parse(&format!("https://localhost:{}", p.port("HTTPS_PROXY"))).unwrap());
     cfg.proxy_tls.key_log = Some(sink);
     get(cfg, &url);
-    let ours = lines.lock().unwrap().clone();
+    let ours = lines.borrow().clone();
     assert_eq!(ours.len(), 5);
     assert!(ours.iter().all(|l| !theirs.contains(l)));
 }

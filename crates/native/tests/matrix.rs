@@ -109,6 +109,15 @@ fn row(proxy: &str) {
                             ));
                         }
                         assert_eq!(r.meta.proxied.is_some(), url.is_some());
+                        // nginx and Caddy gzip text (/1k, /1m), not application/octet-stream
+                        // (/4m.bin); gnutls-serv never. The body above was checked decoded.
+                        let gzip = origin != "GNUTLS_1K" && body != "4m.bin";
+                        if gzip != (r.meta.content_encoding.as_deref() == Some("gzip")) {
+                            failures.push(format!(
+                                "{proxy} × {origin} × /{body}: content_encoding {:?}",
+                                r.meta.content_encoding
+                            ));
+                        }
                         // ALPN picks: nginx DEF and Caddy select h2, H1 http/1.1; gnutls-serv
                         // sends no ALPN and answers HTTP/1.0.
                         let want = match origin {
@@ -534,7 +543,10 @@ fn the_next_connection_resumes_with_a_ticket() {
             let tls = first.meta.tls.unwrap();
             assert!(!tls.resumed, "{peer}");
             assert_eq!(tls.version, version, "{peer}");
-            assert!(!tls.peer_chain.is_empty());
+            assert_eq!(
+                tls.peer_chain[0].subject_text(),
+                "O=Peers Test, CN=localhost"
+            );
             let (second, body) = get(&c, &u).await.unwrap();
             assert!(!second.meta.reused);
             let tls = second.meta.tls.unwrap();
@@ -605,5 +617,158 @@ fn the_http2_driver_ends_when_the_client_is_dropped() {
             TokioNet.sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(net.finished.get(), 1);
+    });
+}
+
+/// A plain-HTTP server on 127.0.0.1:0 answering every request with a gzip bomb: 64 MiB of
+/// zeros in about 64 KiB (declared Content-Length is the small coded size).
+fn gzip_bomb_server() -> u16 {
+    use flate2::write::GzEncoder;
+    let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..64 {
+        enc.write_all(&zeros).unwrap();
+    }
+    let bomb = enc.finish().unwrap();
+    assert!(bomb.len() < 200_000, "{}", bomb.len());
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { return };
+            let bomb = bomb.clone();
+            std::thread::spawn(move || {
+                // The whole request head: closing with unread bytes would reset the
+                // connection and could destroy the response in flight.
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+                    bomb.len()
+                );
+                let _ = s.write_all(head.as_bytes());
+                let _ = s.write_all(&bomb);
+                let _ = s.shutdown(std::net::Shutdown::Write);
+                let _ = s.read(&mut byte);
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_gzip_bomb_is_stopped_by_the_cap_direct_and_through_a_proxy() {
+    let Some(p) = Peers::load("gzip bomb") else {
+        return;
+    };
+    let port = gzip_bomb_server();
+    run(async {
+        for proxy in [None, proxy_url(&p, "HTTP_PROXY"), proxy_url(&p, "SOCKS")] {
+            let mut cfg = config(&p, proxy.as_deref());
+            cfg.max_body_bytes = Some(8 << 20);
+            let c = Client::new(TokioNet, cfg);
+            let u = format!("http://127.0.0.1:{port}/bomb");
+            let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+            assert_eq!(
+                r.meta.content_encoding.as_deref(),
+                Some("gzip"),
+                "{proxy:?}: status {} {:?}",
+                r.status,
+                r.headers
+            );
+            let mut decoded = 0usize;
+            let e = loop {
+                match r.chunk().await {
+                    Ok(Some(piece)) => decoded += piece.len(),
+                    Ok(None) => panic!("the bomb decoded completely ({decoded} bytes)"),
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(e.code(), "BODY_TOO_LARGE", "{proxy:?}: {e}");
+            assert!(decoded <= 8 << 20, "{decoded}");
+        }
+        // Passthrough: the coded bytes, headers as sent.
+        let mut cfg = config(&p, None);
+        cfg.decompress = burrow_client::Decompress::Passthrough;
+        let c = Client::new(TokioNet, cfg);
+        let u = format!("http://127.0.0.1:{port}/bomb");
+        let mut r = c.fetch(Request::get(&u).unwrap()).await.unwrap();
+        assert_eq!(r.header("content-encoding"), Some("gzip"));
+        let coded = r.bytes().await.unwrap();
+        assert_eq!(
+            Some(coded.len().to_string().as_str()),
+            r.header("content-length")
+        );
+    });
+}
+
+/// A streamed body: `total` bytes in 10 000-byte pieces.
+struct Counting {
+    left: usize,
+    next: u8,
+}
+
+impl burrow_client::BodySource for Counting {
+    fn next_piece(
+        &mut self,
+    ) -> std::pin::Pin<Box<dyn Future<Output = std::io::Result<Option<Vec<u8>>>> + '_>> {
+        Box::pin(async move {
+            if self.left == 0 {
+                return Ok(None);
+            }
+            let n = self.left.min(10_000);
+            self.left -= n;
+            let piece: Vec<u8> = (0..n)
+                .map(|_| {
+                    self.next = self.next.wrapping_mul(31).wrapping_add(7);
+                    self.next
+                })
+                .collect();
+            tokio::task::yield_now().await;
+            Ok(Some(piece))
+        })
+    }
+}
+
+#[test]
+fn a_streamed_1m_post_is_echoed_over_http1_chunked_and_http2() {
+    let Some(p) = Peers::load("streamed POST") else {
+        return;
+    };
+    let total = 1 << 20;
+    let mut expected = Vec::new();
+    let mut gen = Counting {
+        left: total,
+        next: 0,
+    };
+    run(async {
+        use burrow_client::BodySource as _;
+        while let Some(piece) = gen.next_piece().await.unwrap() {
+            expected.extend(piece);
+        }
+        let c = client(&p, None);
+        for (peer, version, length) in [
+            ("H1", "HTTP/1.1", None),
+            ("H1", "HTTP/1.1", Some(total as u64)),
+            ("DEF", "HTTP/2", None),
+        ] {
+            let body = burrow_client::BodyStream::new(
+                Counting {
+                    left: total,
+                    next: 0,
+                },
+                length,
+            );
+            let u = format!("https://localhost:{}/echo", p.port(peer));
+            let req = Request::new("POST", &u).unwrap().body_stream(body);
+            let mut r = c.fetch(req).await.unwrap();
+            assert_eq!((r.status, r.meta.http_version), (200, version), "{peer}");
+            let echoed = r.bytes().await.unwrap();
+            assert_eq!(echoed.len(), total, "{peer} {length:?}");
+            assert!(echoed == expected, "{peer} {length:?}: echo differs");
+        }
     });
 }

@@ -224,6 +224,9 @@ fn session_lines(r: &Response<TokioNet>) -> Vec<String> {
         "timings: connect {} ms, proxy {} ms, tls {} ms, first byte {} ms, total {} ms",
         t.connect, t.proxy, t.tls, t.ttfb, t.total
     ));
+    if let Some(coding) = &m.content_encoding {
+        lines.push(format!("content decoded: {coding} (--raw keeps it coded)"));
+    }
     lines.push(format!(
         "connection: {}, {} redirect(s) followed, url {}",
         if m.reused { "reused" } else { "new" },

@@ -33,10 +33,10 @@ Options:
   -f, --fail               exit 22 without printing the body when the status is >= 400
   -L, --location           follow redirects (up to 20, or --max-redirs)
       --max-redirs N       redirect limit with -L
-      --compressed         accepted for curl compatibility: burrow-client does not yet send
-                           Accept-Encoding or decode bodies, so bodies arrive as the server
-                           sent them (identity) either way
-      --raw                passthrough: the bytes and headers as received (today's behaviour)
+      --compressed         ask for gzip, deflate, br, zstd and decode them (the default;
+                           the decoded size counts against --max-filesize)
+      --raw                passthrough: still ask, but hand out the coded bytes and keep
+                           Content-Encoding / Content-Length as sent
       --max-filesize BYTES body cap (wire and decoded bytes; default 33554432; 'none' = no cap)
       --connect-timeout S  limit for TCP connect, proxy handshake and TLS handshake each
   -m, --max-time S         limit for the whole transfer
@@ -63,7 +63,7 @@ Exit codes:
   28  timeout (--connect-timeout, --max-time, or the built-in header/idle limits)
   47  redirects: too many, a loop, https->http, or an unusable Location
   56  the connection was lost while receiving
-  61  content decoding failed (reserved: no decoding yet)
+  61  content decoding failed (corrupt, truncated or unsupported coding)
   63  body larger than --max-filesize
 ";
 

@@ -1,5 +1,5 @@
-//! Human-readable names for what `-v` prints: TLS versions, suites, groups, X.509 Names
-//! (from the peer's DER, so parsed defensively), dates and staple verdicts.
+//! Human-readable names for what `-v` prints: TLS versions, suites, groups, dates and staple
+//! verdicts (X.509 Names are rendered by burrow-client's `CertSummary`).
 
 use burrow_client::{CertSummary, StapleStatus, TlsInfo};
 
@@ -41,85 +41,6 @@ pub(crate) fn group(g: u16) -> String {
         other => return format!("0x{other:04x}"),
     };
     name.to_string()
-}
-
-/// One DER TLV: (tag, contents, rest), or `None` if malformed (long lengths up to 4 bytes).
-fn tlv(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, rest) = input.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (len, rest) = if first < 0x80 {
-        (usize::from(first), rest)
-    } else {
-        let n = usize::from(first & 0x7f);
-        if n == 0 || n > 4 || rest.len() < n {
-            return None;
-        }
-        let (bytes, rest) = rest.split_at(n);
-        let len = bytes
-            .iter()
-            .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
-        (len, rest)
-    };
-    if rest.len() < len {
-        return None;
-    }
-    let (body, rest) = rest.split_at(len);
-    Some((tag, body, rest))
-}
-
-fn attribute_name(oid: &[u8]) -> Option<&'static str> {
-    Some(match oid {
-        [0x55, 0x04, 0x03] => "CN",
-        [0x55, 0x04, 0x06] => "C",
-        [0x55, 0x04, 0x07] => "L",
-        [0x55, 0x04, 0x08] => "ST",
-        [0x55, 0x04, 0x0a] => "O",
-        [0x55, 0x04, 0x0b] => "OU",
-        _ => return None,
-    })
-}
-
-/// A DER Name as `CN=..., O=...` (RDNs in certificate order; unknown attributes as OID
-/// bytes; `<unparsable name>` when the DER is broken).
-pub(crate) fn name(der: &[u8]) -> String {
-    name_parts(der).unwrap_or_else(|| "<unparsable name>".to_string())
-}
-
-fn name_parts(der: &[u8]) -> Option<String> {
-    let (tag, mut rdns, rest) = tlv(der)?;
-    if tag != 0x30 || !rest.is_empty() {
-        return None;
-    }
-    let mut parts = Vec::new();
-    while !rdns.is_empty() {
-        let (tag, mut set, next) = tlv(rdns)?;
-        if tag != 0x31 {
-            return None;
-        }
-        rdns = next;
-        while !set.is_empty() {
-            let (tag, atv, next) = tlv(set)?;
-            if tag != 0x30 {
-                return None;
-            }
-            set = next;
-            let (tag, oid, value) = tlv(atv)?;
-            if tag != 0x06 {
-                return None;
-            }
-            let (_, value, _) = tlv(value)?;
-            let key = match attribute_name(oid) {
-                Some(k) => k.to_string(),
-                None => oid.iter().map(|b| format!("{b:02x}")).collect::<String>(),
-            };
-            let value: String = String::from_utf8_lossy(value)
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c })
-                .collect();
-            parts.push(format!("{key}={value}"));
-        }
-    }
-    Some(parts.join(", "))
 }
 
 /// Unix seconds as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian, civil-from-days).
@@ -180,10 +101,10 @@ pub(crate) fn tls_lines(who: &str, t: &TlsInfo) -> Vec<String> {
 
 fn cert_lines(who: &str, i: usize, c: &CertSummary) -> [String; 2] {
     [
-        format!("{who} certificate {i}: subject {}", name(&c.subject)),
+        format!("{who} certificate {i}: subject {}", c.subject_text()),
         format!(
             "{who} certificate {i}: issuer {}; expires {}",
-            name(&c.issuer),
+            c.issuer_text(),
             date(c.not_after)
         ),
     ]
@@ -202,77 +123,6 @@ mod tests {
         // notAfter comes from the peer: extremes format without overflow.
         assert!(date(i64::MAX).ends_with(" UTC"));
         assert!(date(i64::MIN).ends_with(" UTC"));
-    }
-
-    /// `CN=localhost, O=burrow` as DER.
-    fn sample() -> Vec<u8> {
-        let atv = |oid: u8, v: &[u8]| {
-            let mut a = vec![0x06, 3, 0x55, 0x04, oid, 0x0c, v.len() as u8];
-            a.extend_from_slice(v);
-            let mut seq = vec![0x30, a.len() as u8];
-            seq.extend(a);
-            let mut set = vec![0x31, seq.len() as u8];
-            set.extend(seq);
-            set
-        };
-        let mut body = atv(0x03, b"localhost");
-        body.extend(atv(0x0a, b"burrow"));
-        let mut der = vec![0x30, body.len() as u8];
-        der.extend(body);
-        der
-    }
-
-    #[test]
-    fn names() {
-        assert_eq!(name(&sample()), "CN=localhost, O=burrow");
-        assert_eq!(name(&[0x30, 0x00]), "");
-    }
-
-    #[test]
-    fn broken_names_never_panic() {
-        let der = sample();
-        // Every truncation and every single-byte corruption: a string, no panic.
-        for cut in 0..der.len() {
-            let _ = name(&der[..cut]);
-        }
-        for i in 0..der.len() {
-            for v in [0x00, 0x7f, 0x80, 0x84, 0xff] {
-                let mut d = der.clone();
-                d[i] = v;
-                let _ = name(&d);
-            }
-        }
-        assert_eq!(name(&der[..der.len() - 1]), "<unparsable name>");
-        assert_eq!(
-            name(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff]),
-            "<unparsable name>"
-        );
-    }
-
-    #[test]
-    fn random_bytes_never_panic() {
-        // xorshift: deterministic, no dependency.
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let base = sample();
-        for _ in 0..20_000 {
-            let len = (next() % 48) as usize;
-            let mut d: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            // Half the inputs start as a valid Name so the parser gets deep.
-            if next() % 2 == 0 {
-                d = base.clone();
-                for _ in 0..(next() % 4) {
-                    let i = (next() as usize) % d.len();
-                    d[i] = next() as u8;
-                }
-            }
-            let _ = name(&d);
-        }
     }
 
     #[test]

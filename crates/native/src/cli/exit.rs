@@ -66,7 +66,7 @@ pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
         c if c.starts_with("TLS") => TLS,
         c if c.starts_with("TIMEOUT_") => TIMEOUT,
         c if c.starts_with("REDIRECT_") => REDIRECT,
-        c if c.starts_with("DECOD") || c.starts_with("CONTENT_") => DECODING,
+        c if c.starts_with("DECOD") || c.ends_with("CONTENT_ENCODING") => DECODING,
         "BAD_URL" => URL,
         "BAD_REQUEST" | "H2_INVALID_REQUEST_HEADERS" => USAGE,
         "BODY_TOO_LARGE" => TOO_LARGE,
@@ -99,6 +99,9 @@ pub(crate) fn hint(code: &str, tls_proxy: bool) -> Option<&'static str> {
         "TIMEOUT_TOTAL" => "raise -m/--max-time",
         "REDIRECT_LIMIT" => "raise --max-redirs",
         "BODY_TOO_LARGE" => "raise --max-filesize (or 'none')",
+        c if c.starts_with("DECOD") || c.ends_with("CONTENT_ENCODING") => {
+            "--raw saves the coded bytes as sent"
+        }
         _ => return None,
     })
 }
@@ -133,6 +136,8 @@ mod tests {
             ("BAD_REQUEST", false, USAGE),
             ("H2_INVALID_REQUEST_HEADERS", false, USAGE),
             ("BODY_TOO_LARGE", false, TOO_LARGE),
+            ("DECODE_FAILED", false, DECODING),
+            ("UNSUPPORTED_CONTENT_ENCODING", false, DECODING),
             ("CONNECTION_LOST", false, RECV),
             ("HTTP_PROTOCOL", false, HTTP),
             ("RNG_FAILED", false, OTHER),

@@ -1,9 +1,10 @@
 //! `SSLKEYLOGFILE`: TLS secrets appended in the NSS key log format (one line per secret), so
 //! Wireshark can decrypt a capture of this run.
 
+use std::cell::RefCell;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::rc::Rc;
 
 use burrow_client::KeyLogSink;
 
@@ -24,13 +25,10 @@ pub(crate) fn from_env() -> Result<Option<KeyLogSink>, String> {
 }
 
 fn sink(file: File) -> KeyLogSink {
-    let file = Arc::new(Mutex::new(file));
-    KeyLogSink::new(move |entry| {
-        let line = format!("{}\n", entry.to_line());
+    let file = RefCell::new(file);
+    KeyLogSink(Rc::new(move |line: &str| {
         // One write per line, so runs sharing the file do not interleave within a line. A
         // failed write loses only debugging data: the transfer goes on.
-        if let Ok(mut f) = file.lock() {
-            let _ = f.write_all(line.as_bytes());
-        }
-    })
+        let _ = file.borrow_mut().write_all(format!("{line}\n").as_bytes());
+    }))
 }

@@ -1,6 +1,6 @@
 //! Options → `ClientConfig` and `Request` (local files read here; failures are usage errors).
 
-use burrow_client::{ClientConfig, NoProxy, Proxy, Request, Trust};
+use burrow_client::{ClientConfig, Decompress, NoProxy, Proxy, Request, Trust};
 
 use crate::args::{Data, HttpVersion, Options};
 use crate::{exit, keylog, Failure, Route};
@@ -63,6 +63,10 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.redirect.max_redirects = n;
     }
     cfg.cookies = o.cookie_jar;
+    cfg.decompress = match o.raw {
+        true => Decompress::Passthrough,
+        false => Decompress::Auto,
+    };
     if let Some(cap) = o.max_filesize {
         cfg.max_body_bytes = cap;
     }
