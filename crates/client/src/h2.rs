@@ -129,14 +129,28 @@ impl Shared {
 
     fn dispatch(&mut self) {
         while let Some(ev) = self.conn.poll_event() {
-            let (id, wake) = match ev {
+            let stream = match &ev {
+                Event::Headers { stream, .. }
+                | Event::Data { stream, .. }
+                | Event::Trailers { stream, .. }
+                | Event::Reset { stream, .. } => *stream,
+                _ => continue,
+            };
+            let Some(slot) = self.slots.get_mut(&stream.0) else {
+                // A stream we gave up on: give its bytes' credit back to the connection
+                // window, or the connection would slowly choke.
+                if let Event::Data { data, .. } = &ev {
+                    let _ = self.conn.consume(stream, data.len());
+                }
+                continue;
+            };
+            match ev {
                 Event::Headers {
-                    stream,
                     status,
                     headers,
                     end_stream,
+                    ..
                 } => {
-                    let slot = self.slots.entry(stream.0).or_default();
                     if !(100..200).contains(&status) {
                         let fields = headers
                             .into_iter()
@@ -150,34 +164,21 @@ impl Shared {
                         slot.head = Some((status, fields));
                     }
                     slot.end |= end_stream;
-                    (stream.0, true)
                 }
                 Event::Data {
-                    stream,
-                    data,
-                    end_stream,
+                    data, end_stream, ..
                 } => {
-                    let slot = self.slots.entry(stream.0).or_default();
                     if !data.is_empty() {
                         slot.data.push_back(data);
                     }
                     slot.end |= end_stream;
-                    (stream.0, true)
                 }
-                Event::Trailers { stream, .. } => {
-                    self.slots.entry(stream.0).or_default().end = true;
-                    (stream.0, true)
-                }
-                Event::Reset { stream, error } => {
-                    self.slots.entry(stream.0).or_default().error = Some(error);
-                    (stream.0, true)
-                }
-                _ => (0, false),
-            };
-            if wake {
-                if let Some(w) = self.slots.get_mut(&id).and_then(|s| s.waker.take()) {
-                    w.wake();
-                }
+                Event::Trailers { .. } => slot.end = true,
+                Event::Reset { error, .. } => slot.error = Some(error),
+                _ => {}
+            }
+            if let Some(w) = slot.waker.take() {
+                w.wake();
             }
         }
     }
@@ -373,9 +374,14 @@ impl H2Conn {
     /// The response is abandoned: reset the stream so the server stops sending.
     pub(crate) fn cancel(&self, id: u32) {
         let mut s = self.shared.borrow_mut();
-        if s.slots.remove(&id).is_some() && s.dead.is_none() {
-            let _ = s.conn.reset(StreamId(id), burrow_h2::Reason::CANCEL);
-            s.kick();
+        if let Some(slot) = s.slots.remove(&id) {
+            if s.dead.is_none() {
+                // Unread bytes still hold connection-window credit: release it.
+                let unread: usize = slot.data.iter().map(Vec::len).sum();
+                let _ = s.conn.consume(StreamId(id), unread);
+                let _ = s.conn.reset(StreamId(id), burrow_h2::Reason::CANCEL);
+                s.kick();
+            }
         }
     }
 }

@@ -772,3 +772,40 @@ fn a_streamed_1m_post_is_echoed_over_http1_chunked_and_http2() {
         }
     });
 }
+
+#[test]
+fn abandoned_http2_responses_give_their_window_back() {
+    let Some(p) = Peers::load("h2 abandoned bodies") else {
+        return;
+    };
+    let sums = sums(&p);
+    let mut cfg = config(&p, None);
+    // A leaked window stalls the last request: fail in seconds, not minutes.
+    cfg.deadlines.idle = Some(Duration::from_secs(5));
+    cfg.deadlines.headers = Some(Duration::from_secs(5));
+    cfg.decompress = burrow_client::Decompress::Passthrough;
+    let c = Client::new(TokioNet, cfg);
+    let base = format!("https://localhost:{}", p.port("DEF"));
+    run(async {
+        use burrow_client::Net as _;
+        // Each abandoned 4 MiB body leaves up to a stream window (1 MiB) of received bytes
+        // unread; six of them exceed the 4 MiB connection window unless the credit returns.
+        for _ in 0..6 {
+            let mut r = c
+                .fetch(Request::get(&format!("{base}/4m.bin")).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(r.meta.http_version, "HTTP/2");
+            r.chunk().await.unwrap().unwrap();
+            // Let the server fill the stream window before we walk away.
+            TokioNet.sleep(Duration::from_millis(50)).await;
+            drop(r);
+        }
+        let (r, body) = get(&c, &format!("{base}/1m.bin")).await.unwrap();
+        assert!(r.meta.reused);
+        assert_eq!(
+            hex(digest(HashAlgorithm::Sha256, &body).as_ref()),
+            sums["1m.bin"]
+        );
+    });
+}
