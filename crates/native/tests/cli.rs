@@ -55,12 +55,26 @@ fn url(p: &Peers, peer: &str, path: &str) -> String {
     format!("https://localhost:{}{path}", p.port(peer))
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh scratch directory for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("burrow-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn load(what: &str) -> Option<Peers> {
@@ -78,7 +92,8 @@ fn get_1k_byte_exact_to_stdout_and_to_a_file() {
     assert_eq!(&sha256_hex(&o.stdout), want);
     assert!(o.stderr.is_empty(), "quiet without -v: {}", stderr(&o));
 
-    let file = scratch("o").join("1k");
+    let dir = scratch("o");
+    let file = dir.join("1k");
     let f = file.to_string_lossy();
     let o = burrow(&["--cacert", &ca(&p), "-o", &f, &u], &[]);
     assert_exit(&o, 0);
@@ -684,7 +699,8 @@ fn transport_failure_classes_have_their_exit_codes() {
     let partial = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789";
     let short = format!("http://127.0.0.1:{}/", scripted_server(1, partial, false));
     let reset = format!("http://127.0.0.1:{}/", scripted_server(1, partial, true));
-    let bad_out = scratch("bad-out").join("missing-dir").join("x");
+    let dir = scratch("bad-out");
+    let bad_out = dir.join("missing-dir").join("x");
     let bad_out = bad_out.to_string_lossy();
     let cases: [(&[&str], i32, &str); 8] = [
         (&["--cacert", &c, &plain_as_tls], 7, "TLS"),
