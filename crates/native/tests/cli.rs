@@ -505,7 +505,12 @@ fn failure_classes_have_their_exit_codes() {
         return;
     };
     let c = ca(&p);
-    let cases: [(&[&str], i32, &str); 8] = [
+    // A file that is not PEM: no anchors in it.
+    let dir = scratch("not-pem");
+    let not_pem = dir.join("ca.pem");
+    std::fs::write(&not_pem, "not a certificate\n").unwrap();
+    let not_pem = not_pem.to_string_lossy().into_owned();
+    let cases: [(&[&str], i32, &str); 10] = [
         (&["--frobnicate", "https://localhost/"], 2, "unknown option"),
         (&["ftp://localhost/"], 3, "BAD_URL"),
         (&["not a url"], 3, "BAD_URL"),
@@ -514,6 +519,22 @@ fn failure_classes_have_their_exit_codes() {
             &["--cacert", "/nonexistent/ca.pem", "https://localhost/"],
             2,
             "--cacert",
+        ),
+        (
+            &["--cacert", &not_pem, &url(&p, "DEF", "/1k")],
+            2,
+            "CERT_BAD_TRUST_ANCHOR",
+        ),
+        (
+            &[
+                "--cacert",
+                &c,
+                "--pin",
+                "sha256/short",
+                &url(&p, "DEF", "/1k"),
+            ],
+            2,
+            "--pin takes",
         ),
         (
             &[

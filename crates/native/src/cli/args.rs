@@ -51,7 +51,8 @@ Environment:
 Exit codes:
    0  success
    1  other failure (random number generator, internal)
-   2  usage: bad option, unreadable --cacert/--pin/-d file, bad header
+   2  usage: bad option, unreadable or unusable --cacert file, bad --pin, unreadable
+      -d @FILE, bad header
    3  URL malformed or not http(s)
    5  proxy: cannot reach it, it refused the tunnel, wants credentials, or broke its protocol
    6  cannot connect to the server

@@ -58,6 +58,8 @@ pub(crate) const ALL: [u8; 16] = [
 /// failed TCP connect is the proxy's.
 pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
     match code {
+        // The anchors or pins given on the command line are unusable: nothing was judged.
+        "CERT_BAD_TRUST_ANCHOR" => USAGE,
         "CONNECT_FAILED" if via_proxy => PROXY,
         "CONNECT_FAILED" => CONNECT,
         "TIMEOUT_PROXY" => TIMEOUT,
@@ -81,6 +83,9 @@ pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
 pub(crate) fn hint(code: &str, tls_proxy: bool) -> Option<&'static str> {
     Some(match code {
         "CERT_PIN_MISMATCH" => "the chain does not contain a --pin; check the pins",
+        "CERT_BAD_TRUST_ANCHOR" => {
+            "--cacert / --proxy-cacert must name PEM certificate files; --pin takes sha256/BASE64 of 32 bytes"
+        }
         c if tls_proxy && (c.starts_with("CERT_") || c.starts_with("OCSP_")) => {
             "pass the server's CA with --cacert FILE and the https:// proxy's CA with --proxy-cacert FILE"
         }
@@ -126,6 +131,7 @@ mod tests {
             ("H2_FLOW_CONTROL", false, HTTP),
             ("CERT_EXPIRED", false, CERTIFICATE),
             ("CERT_UNTRUSTED", false, CERTIFICATE),
+            ("CERT_BAD_TRUST_ANCHOR", false, USAGE),
             ("OCSP_REVOKED", false, CERTIFICATE),
             ("TLS_ALERT", false, TLS),
             ("TLS12_INSECURE_RENEGOTIATION", false, TLS),
