@@ -153,6 +153,7 @@ fn verbose_shows_session_chain_staple_and_heads() {
         "* TLS OCSP staple: good (this update 2",
         "* timings: connect ",
         "> GET /1k HTTP/2\n",
+        "> Accept-Encoding: gzip, deflate, br, zstd\n",
         &format!("> Host: localhost:{}\n", p.port("STAPLE_GOOD")),
         "< HTTP/2 200\n",
     ] {

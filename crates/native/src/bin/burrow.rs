@@ -184,6 +184,12 @@ fn request_head(client: &Client<TokioNet>, r: &Request) -> Vec<String> {
     {
         lines.push(format!("User-Agent: {ua}"));
     }
+    if !has("accept-encoding") {
+        lines.push(format!(
+            "Accept-Encoding: {}",
+            burrow_decode::ACCEPT_ENCODING
+        ));
+    }
     for (n, v) in &r.headers {
         lines.push(format!("{n}: {v}"));
     }
