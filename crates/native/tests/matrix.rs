@@ -323,11 +323,20 @@ fn certificate_errors_are_typed() {
             ("EXPIRED", "CERT_EXPIRED"),
             ("SELFSIGNED", "CERT_UNTRUSTED"),
             ("WRONGHOST", "CERT_NAME_MISMATCH"),
+            ("STAPLE_REVOKED", "OCSP_REVOKED"),
         ] {
             let u = format!("https://localhost:{}/1k", p.port(peer));
             let e = get(&c, &u).await.unwrap_err();
             assert_eq!(e.code(), code, "{peer}: {e}");
         }
+        // A good staple is checked and reported.
+        let u = format!("https://localhost:{}/1k", p.port("STAPLE_GOOD"));
+        let (r, _) = get(&c, &u).await.unwrap();
+        let ocsp = &r.meta.tls.unwrap().ocsp;
+        assert!(
+            matches!(ocsp, burrow_client::StapleStatus::Good(_)),
+            "{ocsp:?}"
+        );
     });
 }
 
