@@ -51,6 +51,11 @@ impl Coding {
             } else {
                 return Err(Error::UnsupportedCoding(name.to_string()));
             };
+            if codings.len() >= crate::MAX_CODINGS {
+                return Err(Error::TooManyCodings {
+                    count: codings.len().saturating_add(1),
+                });
+            }
             codings.push(coding);
         }
         Ok(codings)

@@ -122,6 +122,16 @@ impl Decoder {
         backend: InflateBackend,
     ) -> Decoder {
         let count = codings.len();
+        if count > crate::MAX_CODINGS {
+            // Refused before any stage is allocated; the first call reports it.
+            return Decoder {
+                stages: Vec::new(),
+                decoded: 0,
+                max_decoded,
+                failed: Some(Error::TooManyCodings { count }),
+                finished: false,
+            };
+        }
         let stages = codings
             .iter()
             .rev()

@@ -9,6 +9,11 @@ pub enum Error {
     /// `Content-Encoding` names a coding this build cannot decode (fail closed: the body is not
     /// handed out still encoded).
     UnsupportedCoding(String),
+    /// `Content-Encoding` stacks more than [`crate::MAX_CODINGS`] codings.
+    TooManyCodings {
+        /// How many were listed (counted up to one past the limit).
+        count: usize,
+    },
     /// The decoded body (or an intermediate stage of a multi-coding body) would exceed `limit`.
     TooLarge {
         /// The cap on decoded bytes that was in force.
@@ -32,7 +37,9 @@ impl Error {
     /// Stable machine-readable code.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::UnsupportedCoding(_) => "UNSUPPORTED_CONTENT_ENCODING",
+            Error::UnsupportedCoding(_) | Error::TooManyCodings { .. } => {
+                "UNSUPPORTED_CONTENT_ENCODING"
+            }
             Error::TooLarge { .. } => "BODY_TOO_LARGE",
             Error::Corrupt { .. } | Error::Truncated { .. } => "DECODE_FAILED",
         }
@@ -53,6 +60,12 @@ impl fmt::Display for Error {
                 f,
                 "unsupported Content-Encoding {name:?}: only gzip, deflate, br and zstd can be \
                  decoded; send Accept-Encoding with burrow_decode::ACCEPT_ENCODING only"
+            ),
+            Error::TooManyCodings { count } => write!(
+                f,
+                "Content-Encoding stacks {count} or more codings, over MAX_CODINGS ({}); a real \
+                 server applies one. Use decompress: Passthrough to receive the bytes as sent",
+                crate::MAX_CODINGS
             ),
             Error::TooLarge { limit } => write!(
                 f,

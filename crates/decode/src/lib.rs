@@ -28,3 +28,7 @@ pub(crate) use decoder::Emit;
 
 /// Default cap on decoded bytes (32 MiB), the client's default `max_body_bytes`.
 pub const DEFAULT_MAX_DECODED: u64 = 32 * 1024 * 1024;
+
+/// Most codings one body may stack (`Content-Encoding: gzip, br, ...`). Each stage costs
+/// buffers and a level of recursion; real servers apply one, curl allows five.
+pub const MAX_CODINGS: usize = 5;

@@ -274,3 +274,26 @@ fn random_corruption_never_panics_and_never_exceeds_the_cap() {
         }
     }
 }
+
+/// A peer can stack codings in Content-Encoding; each stage costs buffers and a level of
+/// recursion, so more than MAX_CODINGS is refused before anything is allocated.
+#[test]
+fn too_many_stacked_codings_are_refused() {
+    let ok = vec!["gzip"; burrow_decode::MAX_CODINGS].join(", ");
+    assert_eq!(
+        Coding::parse_list(&ok).unwrap().len(),
+        burrow_decode::MAX_CODINGS
+    );
+    let over = vec!["br"; 20_000].join(",");
+    let e = Coding::parse_list(&over).unwrap_err();
+    assert_eq!(e.code(), "UNSUPPORTED_CONTENT_ENCODING", "{e}");
+    assert!(e.to_string().contains("MAX_CODINGS"), "{e}");
+    // The public constructor refuses it too: the first call fails, and keeps failing.
+    let many = vec![Coding::Gzip; burrow_decode::MAX_CODINGS + 1];
+    let mut d = Decoder::new(&many, None);
+    let mut out = Vec::new();
+    let first = d.decode(b"x", &mut out).unwrap_err();
+    assert_eq!(first.code(), "UNSUPPORTED_CONTENT_ENCODING");
+    assert_eq!(d.finish(&mut out).unwrap_err(), first);
+    assert!(out.is_empty());
+}
