@@ -17,7 +17,7 @@ use crate::error::{Error, Phase};
 use crate::h2::{request_headers, H2Conn};
 use crate::message::{Body, Request, ResponseMeta, Timings};
 use crate::net::{Net, NetStream};
-use crate::proxy::{auth_required, authority, basic_auth};
+use crate::proxy::{auth_required, host_field};
 use crate::tls::TicketCache;
 use crate::transport::Transport;
 
@@ -545,11 +545,7 @@ impl<N: Net> Client<N> {
         let cfg = &self.inner.config;
         let net = &self.inner.net;
         let origin = Origin::of(&req.url)?;
-        let authority = match req.url.port() {
-            Some(_) => authority(&origin.host, origin.port),
-            None if origin.host.contains(':') => format!("[{}]", origin.host),
-            None => origin.host.clone(),
-        };
+        let authority = host_field(&origin.host, req.url.port().map(|_| origin.port));
         let path = match req.url.query() {
             Some(q) => format!("{}?{q}", req.url.path()),
             None => req.url.path().to_string(),
@@ -708,11 +704,7 @@ impl<N: Net> Client<N> {
         };
         let mut absolute = req.url.clone();
         absolute.set_fragment(None);
-        let host = match req.url.port() {
-            Some(_) => authority(&origin.host, origin.port),
-            None if origin.host.contains(':') => format!("[{}]", origin.host),
-            None => origin.host.clone(),
-        };
+        let host = host_field(&origin.host, req.url.port().map(|_| origin.port));
         let target = match &info.absolute_form {
             Some(_) => Target::Absolute(absolute.as_str()),
             None => Target::Origin(&path),
@@ -732,11 +724,17 @@ impl<N: Net> Client<N> {
         for (n, v) in &req.headers {
             head = head.header(n, v);
         }
-        let proxy_auth = info
+        let proxy_auth = match info
             .absolute_form
             .as_ref()
             .and_then(|p| p.credentials.as_ref())
-            .map(basic_auth);
+        {
+            Some(c) => Some(
+                c.basic_authorization()
+                    .map_err(|e| fatal(Error::Proxy(e)))?,
+            ),
+            None => None,
+        };
         if let Some(a) = proxy_auth.as_deref() {
             head = head.header("Proxy-Authorization", a);
         }

@@ -13,33 +13,13 @@ use crate::net::{Net, NetStream};
 /// Bytes read from the proxy at a time during a handshake.
 const HANDSHAKE_READ: usize = 4096;
 
-/// `Basic base64(user:pass)`.
-pub(crate) fn basic_auth(c: &Credentials) -> String {
-    let raw = format!("{}:{}", c.username, c.password);
-    format!("Basic {}", base64(raw.as_bytes()))
-}
-
-fn base64(input: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sym = |v: u32| char::from(ALPHABET.get((v & 63) as usize).copied().unwrap_or(b'='));
-    let mut out = String::new();
-    for chunk in input.chunks(3) {
-        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = (b(0) << 16) | (b(1) << 8) | b(2);
-        out.push(sym(n >> 18));
-        out.push(sym(n >> 12));
-        out.push(if chunk.len() > 1 { sym(n >> 6) } else { '=' });
-        out.push(if chunk.len() > 2 { sym(n) } else { '=' });
-    }
-    out
-}
-
-/// `host:port` for CONNECT / Host, with brackets around IPv6.
-pub(crate) fn authority(host: &str, port: u16) -> String {
-    if host.contains(':') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
+/// The Host / `:authority` value: `host:port` when the URL names a port, else the host;
+/// IPv6 in brackets.
+pub(crate) fn host_field(host: &str, explicit_port: Option<u16>) -> String {
+    match explicit_port {
+        Some(port) => Target::from_host(host, port).authority(),
+        None if host.contains(':') => format!("[{host}]"),
+        None => host.to_string(),
     }
 }
 
@@ -92,13 +72,8 @@ pub(crate) async fn http_connect<S: NetStream>(
         &extra,
     )
     .map_err(Error::Proxy)?;
-    match drive(s, &mut h).await {
-        // tinyproxy answers a bad or missing password with 401, not 407.
-        Err(Error::Proxy(burrow_proxy::Error::ProxyRefused { status: 401, .. })) => {
-            Err(auth_required(credentials.is_some()))
-        }
-        other => other,
-    }
+    // burrow-proxy already reads tinyproxy's 401 as PROXY_AUTH_REQUIRED.
+    drive(s, &mut h).await
 }
 
 /// `PROXY_AUTH_REQUIRED`.
@@ -134,18 +109,4 @@ pub(crate) async fn socks5_connect<N: Net, S: NetStream>(
     };
     let mut h = Socks5Handshake::new(&target, credentials).map_err(Error::Proxy)?;
     drive(s, &mut h).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_matches_rfc4648() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-    }
 }

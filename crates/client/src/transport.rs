@@ -37,6 +37,11 @@ impl<S: NetStream> NetStream for Hop<S> {
                 d.copy_from_slice(s);
             }
             self.early_pos = self.early_pos.saturating_add(n);
+            if self.early_pos >= self.early.len() {
+                // Handed out: a pooled connection should not keep the buffer.
+                self.early = Vec::new();
+                self.early_pos = 0;
+            }
             return Ok(n);
         }
         match &mut self.kind {

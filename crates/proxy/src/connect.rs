@@ -9,8 +9,6 @@
 
 use core::fmt;
 
-use base64::Engine as _;
-
 use crate::{
     peer_text, Credentials, Error, Handshake, Progress, Stage, Target, MAX_CONNECT_HEADERS,
     MAX_CONNECT_HEAD_BYTES, MAX_INTERIM_RESPONSES,
@@ -85,15 +83,8 @@ impl ConnectHandshake {
         let authority = target.authority();
         let mut request = format!("CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n");
         if let Some(credentials) = credentials {
-            if credentials.username.contains(':') {
-                return Err(Error::invalid_request(
-                    "the proxy user name contains ':', which HTTP Basic authentication cannot \
-                     carry (RFC 7617)",
-                ));
-            }
-            let token = base64::engine::general_purpose::STANDARD
-                .encode(format!("{}:{}", credentials.username, credentials.password));
-            request.push_str(&format!("Proxy-Authorization: Basic {token}\r\n"));
+            let value = credentials.basic_authorization()?;
+            request.push_str(&format!("Proxy-Authorization: {value}\r\n"));
         }
         match proxy_connection {
             ProxyConnectionHeader::KeepAlive => {

@@ -60,8 +60,11 @@ pub trait Handshake {
 
 /// Keeps at most [`MAX_REASON_CHARS`] characters of text from the proxy, lossily decoded.
 pub(crate) fn peer_text(bytes: &[u8]) -> String {
+    // Control characters (C0 and C1, e.g. U+009B from obs-text) would reach error messages and
+    // terminals as escape sequences: shown as '?'.
     String::from_utf8_lossy(bytes)
         .chars()
         .take(MAX_REASON_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
         .collect()
 }

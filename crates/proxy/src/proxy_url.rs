@@ -57,6 +57,23 @@ pub struct Credentials {
     pub password: String,
 }
 
+impl Credentials {
+    /// The `Proxy-Authorization` value `Basic base64(user:pass)` (RFC 7617), for CONNECT and
+    /// for absolute-form requests alike. A user name containing ':' cannot be carried.
+    pub fn basic_authorization(&self) -> Result<String, Error> {
+        use base64::Engine as _;
+        if self.username.contains(':') {
+            return Err(Error::invalid_request(
+                "the proxy user name contains ':', which HTTP Basic authentication cannot \
+                 carry (RFC 7617)",
+            ));
+        }
+        let token = base64::engine::general_purpose::STANDARD
+            .encode(format!("{}:{}", self.username, self.password));
+        Ok(format!("Basic {token}"))
+    }
+}
+
 impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Credentials")

@@ -503,3 +503,26 @@ fn debug_never_shows_credentials() {
         "{text}"
     );
 }
+
+#[test]
+fn control_characters_from_the_proxy_never_reach_messages() {
+    // obs-text that decodes to C1 CSI (U+009B); the head parser already refuses C0 bytes.
+    let reply: &[u8] = b"HTTP/1.1 403 Go \xc2\x9b31m away\r\n\r\n";
+    let e = run_all(plain, reply).result.unwrap_err();
+    assert_eq!(e.code(), "PROXY_REFUSED");
+    let text = e.to_string();
+    assert!(!text.chars().any(char::is_control), "{text:?}");
+    assert!(text.contains("Go ?31m away"), "{text:?}");
+}
+
+#[test]
+fn basic_authorization_is_rfc7617_and_refuses_a_colon_in_the_user() {
+    assert_eq!(
+        creds("Aladdin", "open sesame")
+            .basic_authorization()
+            .unwrap(),
+        "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="
+    );
+    let e = creds("a:b", "p").basic_authorization().unwrap_err();
+    assert_eq!(e.code(), "PROXY_INVALID_REQUEST", "{e}");
+}
