@@ -101,8 +101,15 @@ fn expired_cookies_are_removed_on_access() {
         1,
         "the expired cookie of another host is dropped too"
     );
-    let _ = jar.store(&url("http://example.com/"), "=", T0 + 100);
+    jar.store(&url("http://example.com/"), "=", T0 + 100)
+        .unwrap_err();
     assert_eq!(jar.len(), 1, "refused before expiry sweep: jar unchanged");
+    assert_eq!(
+        jar.cookie_header(&url("http://other.example/"), T0 + 99)
+            .as_deref(),
+        Some("b=1"),
+        "the refused store left b in place"
+    );
     jar.store(&url("http://example.com/"), "c=1", T0 + 100)
         .unwrap();
     assert_eq!(jar.len(), 1, "b expired at T0+100, c stored");
