@@ -279,7 +279,7 @@ fn random_corruption_never_panics_and_never_exceeds_the_cap() {
 /// recursion, so more than MAX_CODINGS is refused before anything is allocated.
 #[test]
 fn too_many_stacked_codings_are_refused() {
-    let ok = vec!["gzip"; burrow_decode::MAX_CODINGS].join(", ");
+    let ok = ["gzip"; burrow_decode::MAX_CODINGS].join(", ");
     assert_eq!(
         Coding::parse_list(&ok).unwrap().len(),
         burrow_decode::MAX_CODINGS
