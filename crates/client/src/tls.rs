@@ -7,12 +7,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use burrow_handshake::{Config, Connection, Entropy, Event, ExtensionSlot, Profile, Ticket};
-use burrow_x509::{Revocation, StapleStatus};
+use burrow_handshake::{
+    Answer, CertRejection, Config, Connection, Entropy, Event, ExtensionSlot, Profile,
+    SignatureCheck, Ticket, TrafficKeyInfo, VerifyRequest,
+};
+use burrow_x509::{AnswerBook, Revocation, SignatureFailure, StapleStatus, MAX_ANSWER_ROUNDS};
 
 use crate::error::Error;
 use crate::net::NetStream;
-use crate::trust::{Judge, Trust};
+use crate::offload::{Offload, RecordKey};
+use crate::trust::{Judge, Trust, Verdict};
 
 /// Read size for the transport (one TLS record plus header and tag fits).
 const READ_CHUNK: usize = 17 * 1024;
@@ -46,6 +50,9 @@ pub struct TlsSettings {
     pub alpn: Vec<Vec<u8>>,
     /// Where to write the session secrets (`None`: nowhere, the default).
     pub key_log: Option<KeyLogSink>,
+    /// Who performs record AEAD and signature checks (`None`: burrow-crypto inline, the
+    /// default; the Worker sets WebCrypto).
+    pub offload: Option<Offload>,
 }
 
 impl Default for TlsSettings {
@@ -60,6 +67,7 @@ impl Default for TlsSettings {
             request_staple: true,
             alpn: vec![b"h2".to_vec(), b"http/1.1".to_vec()],
             key_log: None,
+            offload: None,
         }
     }
 }
@@ -135,7 +143,40 @@ pub(crate) struct TicketSlot {
     pub(crate) key: String,
 }
 
+/// Traffic keys imported into the offload provider, by the core's key id. A handful at most:
+/// handshake and application keys of both directions, plus one per KeyUpdate; the oldest go
+/// first (a job never names a key older than the current one of its direction).
+#[derive(Default)]
+struct ImportedKeys(Vec<(u32, Rc<dyn RecordKey>)>);
+
+/// Keys kept at once (handshake read/write, application read/write, one update of each).
+const MAX_IMPORTED_KEYS: usize = 6;
+
+impl ImportedKeys {
+    fn get(&self, id: u32) -> Result<Rc<dyn RecordKey>, Error> {
+        self.0
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, key)| Rc::clone(key))
+            .ok_or(Error::HttpProtocol(
+                "TLS offload: a record names a key that was never imported",
+            ))
+    }
+
+    fn put(&mut self, id: u32, key: Rc<dyn RecordKey>) {
+        if self.0.len() >= MAX_IMPORTED_KEYS {
+            self.0.remove(0);
+        }
+        self.0.push((id, key));
+    }
+}
+
 /// A TLS client connection over `S`.
+///
+/// Copies on the receive path today: transport → `rbuf` (the Worker's one JS→wasm copy lands
+/// here), `rbuf` → the record reader's buffer, the decrypted record → an owned `Vec`
+/// (`Event::Plaintext`), → the caller's buffer. Offloaded AEAD works on the reader's buffer in
+/// place.
 pub struct TlsStream<S: NetStream> {
     inner: S,
     conn: Connection,
@@ -147,6 +188,8 @@ pub struct TlsStream<S: NetStream> {
     /// Transport read buffer, kept between reads.
     rbuf: Vec<u8>,
     tickets: Option<TicketSlot>,
+    offload: Option<Offload>,
+    keys: ImportedKeys,
 }
 
 impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
@@ -175,6 +218,80 @@ fn summarise(chain: &[Vec<u8>]) -> Vec<CertSummary> {
         .collect()
 }
 
+fn io_err(e: io::Error) -> Error {
+    Error::from_io(e, Error::Io)
+}
+
+/// Judges a `NeedVerify` with every signature answered by `offload`: the handshake signature
+/// first (CertificateVerify or ServerKeyExchange: a bad one is `Answer::BadSignature`, which
+/// the core turns into its own error and alert), then x509's `AnswerBook` rounds over the
+/// chain and the staple. The verdict is `None` when only the core's error says what failed.
+async fn judge_offloaded(
+    judge: &Judge,
+    req: &VerifyRequest,
+    now: i64,
+    offload: &Offload,
+) -> (Answer, Option<Verdict>) {
+    if let Some(signed) = &req.signed {
+        let r = offload
+            .0
+            .verify(
+                signed.algorithm,
+                &signed.spki,
+                &signed.message,
+                &signed.signature,
+            )
+            .await;
+        match r {
+            Ok(()) => {}
+            Err(burrow_crypto::CryptoError::BadSignature) => return (Answer::BadSignature, None),
+            // A key the provider cannot use (too small, wrong type) is a certificate problem.
+            Err(_) => {
+                let e = burrow_x509::Error::UnsupportedSignatureAlgorithm;
+                return (
+                    Answer::Rejected(CertRejection {
+                        code: e.code(),
+                        alert: crate::trust::alert_for(&e),
+                    }),
+                    Some(Verdict {
+                        answer: Answer::Verified,
+                        result: Err(e),
+                    }),
+                );
+            }
+        }
+    }
+    let book = AnswerBook::new();
+    for _ in 0..MAX_ANSWER_ROUNDS {
+        let v = judge.judge_with(req, now, &book);
+        let pending = book.take_pending();
+        if pending.is_empty() {
+            return (v.answer.clone(), Some(v));
+        }
+        for p in pending {
+            let alg = burrow_x509::verify_algorithm(p.algorithm);
+            let r = offload
+                .0
+                .verify(alg, &p.spki, &p.message, &p.signature)
+                .await
+                .map_err(|e| match e {
+                    burrow_crypto::CryptoError::BadSignature => SignatureFailure::Invalid,
+                    _ => SignatureFailure::Unsupported,
+                });
+            book.answer(&p, r);
+        }
+    }
+    let e = burrow_x509::Error::BudgetExceeded;
+    let v = Verdict {
+        answer: Answer::Rejected(CertRejection {
+            code: e.code(),
+            alert: crate::trust::alert_for(&e),
+        }),
+        result: Err(e),
+    };
+    (v.answer.clone(), Some(v))
+}
+
 impl<S: NetStream> TlsStream<S> {
     /// Runs the handshake over `inner` for `host` (a DNS name, sent as SNI, or an IP literal,
     /// sent without SNI) and verifies the certificate at `now_ms`.
@@ -189,7 +306,7 @@ impl<S: NetStream> TlsStream<S> {
 
     /// [`TlsStream::connect`], offering a cached ticket and caching the ones the server sends.
     pub(crate) async fn connect_resuming(
-        mut inner: S,
+        inner: S,
         host: &str,
         settings: &TlsSettings,
         now_ms: u64,
@@ -212,27 +329,63 @@ impl<S: NetStream> TlsStream<S> {
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
         let mut cfg = Config::new(profile.clone(), sni);
         cfg.key_log = settings.key_log.is_some();
-        let key_log = settings.key_log.clone();
-        let log = |conn: &mut Connection| {
-            if let Some(sink) = &key_log {
-                for entry in conn.take_key_log() {
+        let offload = settings.offload.clone();
+        if let Some(o) = &offload {
+            cfg.aead_offload = o.0.offloads_records();
+            if o.0.offloads_signatures() {
+                cfg.signature_check = SignatureCheck::Caller;
+            }
+        }
+        cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
+        let conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
+        let mut tls = TlsStream {
+            inner,
+            conn,
+            now_ms,
+            pending: Vec::new(),
+            pos: 0,
+            closed: false,
+            info: TlsInfo {
+                version: 0,
+                cipher_suite: 0,
+                group: 0,
+                alpn: None,
+                resumed: false,
+                peer_chain: Vec::new(),
+                ocsp: StapleStatus::NotChecked,
+            },
+            rbuf: vec![0u8; READ_CHUNK],
+            tickets,
+            offload,
+            keys: ImportedKeys::default(),
+        };
+        match tls.handshake(&judge, settings.key_log.as_ref()).await {
+            Ok(()) => Ok(tls),
+            Err(e) => {
+                tls.flush_alert().await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn handshake(
+        &mut self,
+        judge: &Judge,
+        key_log: Option<&KeyLogSink>,
+    ) -> Result<(), Error> {
+        let mut verdict: Option<Result<crate::trust::CertReport, burrow_x509::Error>> = None;
+        let mut chain = Vec::new();
+        loop {
+            let ev = self.conn.poll_event(self.now_ms);
+            // Secrets are logged as derived: a failed handshake still leaves what it got to.
+            if let Some(sink) = key_log {
+                for entry in self.conn.take_key_log() {
                     (sink.0)(&entry.to_line());
                 }
             }
-        };
-        cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
-        let mut conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
-        let io = |e| Error::from_io(e, Error::Io);
-        let mut verdict = None;
-        let mut chain = Vec::new();
-        let mut buf = vec![0u8; READ_CHUNK];
-        loop {
-            let ev = conn.poll_event(now_ms);
-            // Secrets are logged as derived: a failed handshake still leaves what it got to.
-            log(&mut conn);
-            let out = conn.take_transmit();
+            let out = self.conn.take_transmit();
             if !out.is_empty() {
-                inner.write_all(&out).await.map_err(io)?;
+                self.inner.write_all(&out).await.map_err(io_err)?;
             }
             let ev = match (ev, &verdict) {
                 // A rejection we asked for: report the x509 error, not its TLS echo.
@@ -242,12 +395,21 @@ impl<S: NetStream> TlsStream<S> {
             match ev {
                 Event::NeedVerify(req) => {
                     chain.clone_from(&req.chain);
-                    let now = i64::try_from(now_ms / 1000).unwrap_or(i64::MAX);
-                    let v = judge.judge(&req, now);
-                    verdict = Some(v.result);
-                    if let Err(e) = conn.complete(v.answer) {
-                        // Send the alert; the peer may already be gone, which changes nothing.
-                        let _ = inner.write_all(&conn.take_transmit()).await;
+                    let now = i64::try_from(self.now_ms / 1000).unwrap_or(i64::MAX);
+                    let (answer, judged) = match &self.offload {
+                        Some(o) if o.0.offloads_signatures() => {
+                            judge_offloaded(judge, &req, now, o).await
+                        }
+                        _ => {
+                            let v = judge.judge(&req, now);
+                            (v.answer.clone(), Some(v))
+                        }
+                    };
+                    if let Some(v) = judged {
+                        verdict = Some(v.result);
+                    }
+                    if let Err(e) = self.conn.complete(answer) {
+                        self.flush_alert().await;
                         return Err(match verdict {
                             Some(Err(x)) => Error::Certificate(x),
                             _ => Error::Tls(e),
@@ -255,7 +417,7 @@ impl<S: NetStream> TlsStream<S> {
                     }
                 }
                 Event::NewSessionTicket(t) => {
-                    if let Some(slot) = &tickets {
+                    if let Some(slot) = &self.tickets {
                         slot.cache.put(&slot.key, t);
                     }
                 }
@@ -275,7 +437,7 @@ impl<S: NetStream> TlsStream<S> {
                     } else {
                         0x0303
                     };
-                    let info = TlsInfo {
+                    self.info = TlsInfo {
                         version,
                         cipher_suite: s.cipher_suite.0,
                         group: s.group.0,
@@ -284,29 +446,84 @@ impl<S: NetStream> TlsStream<S> {
                         peer_chain: summarise(&chain),
                         ocsp,
                     };
-                    return Ok(TlsStream {
-                        inner,
-                        conn,
-                        now_ms,
-                        pending: Vec::new(),
-                        pos: 0,
-                        closed: false,
-                        info,
-                        rbuf: buf,
-                        tickets,
-                    });
+                    return Ok(());
                 }
                 Event::NeedData => {
-                    let n = inner.read(&mut buf).await.map_err(io)?;
+                    let n = self.inner.read(&mut self.rbuf).await.map_err(io_err)?;
                     if n == 0 {
                         return Err(Error::HttpProtocol(
                             "the peer closed the connection during the TLS handshake",
                         ));
                     }
-                    conn.feed(buf.get(..n).unwrap_or(&[])).map_err(Error::Tls)?;
+                    let data = self.rbuf.get(..n).unwrap_or(&[]);
+                    self.conn.feed(data).map_err(Error::Tls)?;
                 }
-                _ => {}
+                other => self.serve_offload(other).await?,
             }
+        }
+    }
+
+    /// Answers an offload request (`TrafficKey`, `NeedOpen`, `NeedSeal`); other events are
+    /// nothing to do here.
+    async fn serve_offload(&mut self, ev: Event) -> Result<(), Error> {
+        match ev {
+            Event::TrafficKey(info) => self.import(&info).await,
+            Event::NeedOpen(job) => {
+                let key = self.keys.get(job.key_id)?;
+                let buf = self.conn.open_buffer().ok_or(Error::HttpProtocol(
+                    "TLS offload: an open job without its record",
+                ))?;
+                let ok = key.open(&job.nonce, &job.aad, buf).await.map_err(io_err)?;
+                self.conn.complete_open(ok).map_err(Error::Tls)
+            }
+            Event::NeedSeal(job) => self.seal(job).await,
+            Event::AwaitingAnswer => Err(Error::HttpProtocol(
+                "TLS: the connection waits for an answer nobody is giving",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    async fn import(&mut self, info: &TrafficKeyInfo) -> Result<(), Error> {
+        let Some(o) = &self.offload else {
+            return Err(Error::HttpProtocol(
+                "TLS offload: a traffic key without a provider",
+            ));
+        };
+        let key =
+            o.0.import_key(info.algorithm, &info.key)
+                .await
+                .map_err(io_err)?;
+        self.keys.put(info.key_id, key);
+        Ok(())
+    }
+
+    async fn seal(&mut self, job: burrow_handshake::SealJob) -> Result<(), Error> {
+        let key = self.keys.get(job.key_id)?;
+        let buf = self.conn.seal_buffer().ok_or(Error::HttpProtocol(
+            "TLS offload: a seal job without its record",
+        ))?;
+        key.seal(&job.nonce, &job.aad, buf).await.map_err(io_err)?;
+        self.conn.complete_seal().map_err(Error::Tls)
+    }
+
+    /// Seals whatever records are queued (offload mode; inline mode has none).
+    async fn seal_queued(&mut self) -> Result<(), Error> {
+        while let Some(job) = self.conn.pending_seal() {
+            self.seal(job).await?;
+        }
+        Ok(())
+    }
+
+    /// After a failure: the alert the core queued goes out (sealed first in offload mode). The
+    /// peer may be gone already, which changes nothing.
+    async fn flush_alert(&mut self) {
+        if self.seal_queued().await.is_err() {
+            return;
+        }
+        let out = self.conn.take_transmit();
+        if !out.is_empty() {
+            let _ = self.inner.write_all(&out).await;
         }
     }
 
@@ -314,10 +531,8 @@ impl<S: NetStream> TlsStream<S> {
     pub fn info(&self) -> &TlsInfo {
         &self.info
     }
-}
 
-impl<S: NetStream> NetStream for TlsStream<S> {
-    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+    async fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         loop {
             if let Some(rest) = self.pending.get(self.pos..).filter(|r| !r.is_empty()) {
                 let n = rest.len().min(buf.len());
@@ -330,13 +545,10 @@ impl<S: NetStream> NetStream for TlsStream<S> {
             if self.closed {
                 return Ok(0);
             }
-            let ev = self
-                .conn
-                .poll_event(self.now_ms)
-                .map_err(|e| Error::Tls(e).into_io())?;
+            let ev = self.conn.poll_event(self.now_ms).map_err(Error::Tls)?;
             let out = self.conn.take_transmit();
             if !out.is_empty() {
-                self.inner.write_all(&out).await?;
+                self.inner.write_all(&out).await.map_err(io_err)?;
             }
             match ev {
                 Event::Plaintext(p) => {
@@ -350,33 +562,47 @@ impl<S: NetStream> NetStream for TlsStream<S> {
                     }
                 }
                 Event::NeedData => {
-                    let n = self.inner.read(&mut self.rbuf).await?;
+                    let n = self.inner.read(&mut self.rbuf).await.map_err(io_err)?;
                     if n == 0 {
                         // No close_notify: the HTTP layer's framing decides whether that was
                         // a truncation.
                         self.closed = true;
                     } else {
-                        self.conn
-                            .feed(self.rbuf.get(..n).unwrap_or(&[]))
-                            .map_err(|e| Error::Tls(e).into_io())?;
+                        let data = self.rbuf.get(..n).unwrap_or(&[]);
+                        self.conn.feed(data).map_err(Error::Tls)?;
                     }
                 }
-                _ => {}
+                other => self.serve_offload(other).await?,
+            }
+        }
+    }
+}
+
+impl<S: NetStream> NetStream for TlsStream<S> {
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.read_inner(buf).await {
+            Ok(n) => Ok(n),
+            Err(e) => {
+                self.flush_alert().await;
+                Err(e.into_io())
             }
         }
     }
 
     async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         self.conn.send(buf).map_err(|e| Error::Tls(e).into_io())?;
+        self.seal_queued().await.map_err(Error::into_io)?;
         let out = self.conn.take_transmit();
         self.inner.write_all(&out).await
     }
 
     async fn close(&mut self) -> io::Result<()> {
         self.conn.close();
-        let out = self.conn.take_transmit();
         // The peer may be gone already; close_notify is a courtesy here.
-        let _ = self.inner.write_all(&out).await;
+        if self.seal_queued().await.is_ok() {
+            let out = self.conn.take_transmit();
+            let _ = self.inner.write_all(&out).await;
+        }
         self.inner.close().await
     }
 }

@@ -5,7 +5,7 @@
 use burrow_handshake::{AlertDescription, Answer, CertRejection, VerifyRequest};
 use burrow_x509::{
     format_pin, spki_sha256, CryptoVerifier, Outcome, Revocation, ServerCertificates, ServerName,
-    StapleStatus, UnixTime, Verifier,
+    SignatureVerifier, StapleStatus, UnixTime, Verifier,
 };
 
 /// How the server's certificate chain is judged.
@@ -110,8 +110,20 @@ impl Judge {
         })
     }
 
-    /// Judges the handshake's request at `now` (Unix seconds).
+    /// Judges the handshake's request at `now` (Unix seconds), checking signatures inline.
     pub fn judge(&self, req: &VerifyRequest, now: UnixTime) -> Verdict {
+        self.judge_with(req, now, &CryptoVerifier)
+    }
+
+    /// [`Judge::judge`] with the chain's signatures answered by `signatures` (an
+    /// `AnswerBook` when they are checked elsewhere: then the verdict is final only once the
+    /// book has no pending requests).
+    pub fn judge_with(
+        &self,
+        req: &VerifyRequest,
+        now: UnixTime,
+        signatures: &dyn SignatureVerifier,
+    ) -> Verdict {
         let leaf_pin = req
             .chain
             .first()
@@ -144,7 +156,7 @@ impl Judge {
             ocsp_staple: req.ocsp_response.as_deref(),
             now,
         };
-        match verifier.verify(&certs, &self.name, &CryptoVerifier) {
+        match verifier.verify(&certs, &self.name, &signatures) {
             Ok(Outcome::Verified(ok)) => Verdict {
                 answer: Answer::Verified,
                 result: Ok(CertReport {

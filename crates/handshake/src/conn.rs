@@ -135,8 +135,11 @@ pub struct HandshakeSummary {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event {
-    /// Nothing to do until more bytes are fed or a request is answered.
+    /// Nothing to do until more bytes are fed.
     NeedData,
+    /// Nothing to do until the outstanding request ([`Event::NeedVerify`], [`Event::NeedSeal`])
+    /// is answered. Feeding bytes does not help: answer it.
+    AwaitingAnswer,
     /// Bytes are waiting in [`Connection::take_transmit`].
     Transmit,
     /// Validate the server's certificate chain; answer with [`Connection::complete`].
@@ -386,7 +389,7 @@ impl Connection {
             }
             if let Some(job) = self.io.pending_seals.front() {
                 if self.seal_reported {
-                    return Ok(Event::NeedData);
+                    return Ok(Event::AwaitingAnswer);
                 }
                 self.seal_reported = true;
                 return Ok(Event::NeedSeal(*job));
@@ -395,7 +398,10 @@ impl Connection {
                 self.reported = self.io.out.len();
                 return Ok(Event::Transmit);
             }
-            if self.state.awaiting_answer() || self.peer_closed {
+            if self.state.awaiting_answer() {
+                return Ok(Event::AwaitingAnswer);
+            }
+            if self.peer_closed {
                 return Ok(Event::NeedData);
             }
             if self.process_buffered_message()? {
@@ -592,6 +598,16 @@ impl Connection {
         self.io.out.get_mut(job.start..end)
     }
 
+    /// Offload mode: the next seal job still to be done, marked as reported — for the caller
+    /// that has stopped polling because the connection failed: the fatal alert is queued as a
+    /// seal job, so seal it, [`complete_seal`](Self::complete_seal), then flush
+    /// [`take_transmit`](Self::take_transmit) and the alert goes out encrypted.
+    pub fn pending_seal(&mut self) -> Option<SealJob> {
+        let job = *self.io.pending_seals.front()?;
+        self.seal_reported = true;
+        Some(job)
+    }
+
     /// Offload mode: the outstanding [`Event::NeedSeal`] is done.
     pub fn complete_seal(&mut self) -> Result<(), Error> {
         if !self.seal_reported || self.io.pending_seals.pop_front().is_none() {
@@ -612,13 +628,9 @@ impl Connection {
     }
 
     fn write_alert(&mut self, level: AlertLevel, desc: AlertDescription) {
-        // In offload mode a protected fatal alert would need a seal job that nobody answers
-        // after the error: it is not sent (the caller closes the transport instead).
-        let protected_offload = self.io.config.aead_offload && self.io.writer.keys().is_some();
-        if level == AlertLevel::FATAL && protected_offload {
-            return;
-        }
-        // Best effort: an alert that cannot be written is not sent.
+        // In offload mode a protected alert becomes a seal job like any record; after an error
+        // the caller finds it with `pending_seal`. Best effort: an alert that cannot be
+        // written is not sent.
         let _ = self.io.write_record(ContentType::ALERT, &[level.0, desc.0]);
     }
 

@@ -19,8 +19,10 @@
 //!   name the key, nonce, AAD and the bytes to work on in place ([`Connection::open_buffer`],
 //!   [`Connection::seal_buffer`]); the Worker answers with WebCrypto.
 //! * Every error maps to its alert in one place ([`Error::alert`]); the connection writes that
-//!   alert and the error sticks. In offload mode a protected fatal alert is not sent (nobody
-//!   would seal it); the caller closes the transport.
+//!   alert and the error sticks. In offload mode a protected alert is a seal job like any other
+//!   record: after an error, [`Connection::pending_seal`] hands it out so it still goes out
+//!   encrypted. A request waiting for its answer is [`Event::AwaitingAnswer`], never
+//!   [`Event::NeedData`].
 //! * TLS 1.2 (ECDHE with AES-GCM / ChaCha20-Poly1305 only) when the profile lists 1.2 suites:
 //!   the same ClientHello offers both versions and `tls12.rs` takes over on a 1.2 ServerHello.
 //!   Extended master secret is required (see [`Config::allow_no_extended_master_secret`]),

@@ -706,6 +706,8 @@ impl Hs {
                 scheme,
                 message,
                 signature: signature.to_vec(),
+                algorithm: verify::algorithm(scheme).ok_or(Error::UnofferedSignatureScheme)?,
+                spki: crate::der::spki_of(leaf)?.to_vec(),
             }),
         };
         self.transcript.update(msg);

@@ -331,11 +331,17 @@ impl Hs12 {
                 check_signature(ske.scheme, &self.leaf, &signed, ske.signature)?;
                 None
             }
-            SignatureCheck::Caller => Some(SignedContent {
-                scheme: ske.scheme,
-                message: signed,
-                signature: ske.signature.to_vec(),
-            }),
+            SignatureCheck::Caller => {
+                let spki = crate::der::spki_of(&self.leaf)?;
+                Some(SignedContent {
+                    scheme: ske.scheme,
+                    message: signed,
+                    signature: ske.signature.to_vec(),
+                    algorithm: algorithm12(ske.scheme, spki)
+                        .ok_or(Error::UnofferedSignatureScheme)?,
+                    spki: spki.to_vec(),
+                })
+            }
         };
         // Our ECDHE key: the ClientHello's share for that group, or a fresh one from the
         // retry seed.

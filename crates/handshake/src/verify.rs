@@ -24,6 +24,11 @@ pub struct SignedContent {
     pub message: Vec<u8>,
     /// The signature as sent.
     pub signature: Vec<u8>,
+    /// How to check it: the scheme resolved against the leaf's key (in TLS 1.2 an ECDSA scheme
+    /// names only the hash; the curve is the key's).
+    pub algorithm: VerifyAlgorithm,
+    /// The leaf certificate's SubjectPublicKeyInfo, DER: the key to check it with.
+    pub spki: Vec<u8>,
 }
 
 /// Validate this server certificate chain for this name at this time, then answer with

@@ -661,7 +661,9 @@ fn flight_until_verify(
     let mut evs = Vec::new();
     loop {
         match c.poll_event(common::server::NOW).unwrap() {
-            Event::NeedData => break,
+            // The NeedVerify is outstanding: that is its own state, never NeedData.
+            Event::AwaitingAnswer => break,
+            Event::NeedData => panic!("an unanswered NeedVerify reported as NeedData"),
             Event::Transmit => {
                 let _ = c.take_transmit();
             }

@@ -10,7 +10,8 @@ use crate::alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, Signatu
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CryptoVerifier;
 
-fn map(alg: SignatureAlgorithm) -> VerifyAlgorithm {
+/// The burrow-crypto algorithm that checks `alg` (for a caller answering requests itself).
+pub fn verify_algorithm(alg: SignatureAlgorithm) -> VerifyAlgorithm {
     match alg {
         SignatureAlgorithm::EcdsaP256Sha256 => VerifyAlgorithm::EcdsaP256Sha256,
         SignatureAlgorithm::EcdsaP256Sha384 => VerifyAlgorithm::EcdsaP256Sha384,
@@ -28,7 +29,13 @@ fn map(alg: SignatureAlgorithm) -> VerifyAlgorithm {
 
 impl SignatureVerifier for CryptoVerifier {
     fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
-        sig::verify(map(req.algorithm), req.spki, req.message, req.signature).map_err(|e| match e {
+        sig::verify(
+            verify_algorithm(req.algorithm),
+            req.spki,
+            req.message,
+            req.signature,
+        )
+        .map_err(|e| match e {
             CryptoError::BadSignature => SignatureFailure::Invalid,
             _ => SignatureFailure::Unsupported,
         })

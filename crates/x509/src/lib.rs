@@ -40,7 +40,7 @@ mod verify;
 pub use alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, SignatureVerifier};
 pub use answers::{AnswerBook, OwnedSignatureRequest, MAX_ANSWER_ROUNDS};
 pub use cert::{Certificate, MAX_CERT_LEN};
-pub use crypto_verifier::CryptoVerifier;
+pub use crypto_verifier::{verify_algorithm, CryptoVerifier};
 pub use error::{Error, ParseContext};
 pub use ext::{MAX_NAME_CONSTRAINTS, MAX_SAN_NAMES};
 pub use names::ServerName;

@@ -409,6 +409,13 @@ pub(crate) fn drain_offload(
             }
             Event::NeedSeal(job) => {
                 *jobs += 1;
+                // Until the seal is answered the connection says so, and not NeedData (which
+                // would send the caller to the transport and deadlock).
+                assert_eq!(c.poll_event(now)?, Event::AwaitingAnswer);
+                assert!(
+                    c.take_transmit().is_empty(),
+                    "nothing leaves before it is sealed"
+                );
                 let key = &keys[&job.key_id];
                 let buf = c.seal_buffer().unwrap();
                 let (pt, tag_out) = buf.split_at_mut(job.len);
