@@ -18,6 +18,7 @@ use crate::h2::{request_headers, H2Conn};
 use crate::message::{Body, Request, ResponseMeta, Timings};
 use crate::net::{Net, NetStream};
 use crate::proxy::{auth_required, host_field};
+use crate::slots::HeadSlots;
 use crate::tls::TicketCache;
 use crate::transport::Transport;
 
@@ -36,6 +37,7 @@ pub(crate) struct Inner<N: Net> {
     h2: RefCell<HashMap<Origin, (H2Conn, ConnInfo)>>,
     jar: Option<RefCell<Jar>>,
     tickets: TicketCache,
+    heads: Rc<HeadSlots>,
 }
 
 impl<N: Net> Inner<N> {
@@ -367,6 +369,7 @@ impl<N: Net> Client<N> {
     /// A client over `net` with `config`.
     pub fn new(net: N, config: ClientConfig) -> Client<N> {
         let cookies = config.cookies;
+        let config_heads = config.max_pending_heads;
         Client {
             inner: Rc::new(Inner {
                 net,
@@ -375,6 +378,7 @@ impl<N: Net> Client<N> {
                 h2: RefCell::new(HashMap::new()),
                 jar: cookies.then(|| RefCell::new(Jar::new())),
                 tickets: TicketCache::default(),
+                heads: HeadSlots::new(config_heads),
             }),
         }
     }
@@ -455,7 +459,19 @@ impl<N: Net> Client<N> {
         }
     }
 
+    /// Most requests that were waiting for their response head at once (see
+    /// [`ClientConfig::max_pending_heads`]).
+    pub fn pending_heads_high_water(&self) -> usize {
+        self.inner.heads.high_water()
+    }
+
     async fn send(&self, req: &Request, clock: &Clock) -> Result<Response<N>, Error> {
+        // Held until this hop's response head is here (or it failed).
+        let _slot = self.inner.heads.acquire().await;
+        self.send_held(req, clock).await
+    }
+
+    async fn send_held(&self, req: &Request, clock: &Clock) -> Result<Response<N>, Error> {
         let origin = Origin::of(&req.url)?;
         let mut retried = false;
         loop {

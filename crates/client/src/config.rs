@@ -63,6 +63,11 @@ pub struct ClientConfig {
     pub user_agent: Option<String>,
     /// Idle keep-alive connections kept per origin (0 = no reuse).
     pub max_idle_per_origin: usize,
+    /// Most requests of this client waiting for their response head at once; further ones
+    /// queue, in order, until one of those heads arrives (`None`: no cap, the default). The
+    /// Worker sets 6: workerd lets an invocation have six connections awaiting headers and
+    /// holds back the rest.
+    pub max_pending_heads: Option<usize>,
 }
 
 impl Default for ClientConfig {
@@ -86,6 +91,7 @@ impl Default for ClientConfig {
             deadlines: Deadlines::default(),
             user_agent: Some(concat!("burrow/", env!("CARGO_PKG_VERSION")).to_string()),
             max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,
+            max_pending_heads: None,
         }
     }
 }

@@ -95,7 +95,7 @@ pub(crate) async fn connect<N: Net>(
             net.connect(first_host, first_port),
         )
         .await?
-        .map_err(Error::Connect)?;
+        .map_err(|e| Error::from_io(e, Error::Connect))?;
     let t1 = net.now_ms();
     info.timings.connect = t1.saturating_sub(t0);
     let hop = match proxy {

@@ -100,6 +100,16 @@ pub enum Error {
     BadRequest(&'static str),
     /// The system random number generator failed.
     Rng,
+    /// The runtime refused something (in a Worker: `connect()` to an address the platform
+    /// forbids, a client used from another request, name resolution that does not exist
+    /// there). `code` is stable (`CONNECT_FORBIDDEN`, `CROSS_REQUEST`, `DNS_UNAVAILABLE`, ...);
+    /// `message` says what to change.
+    Platform {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// What happened and what to do.
+        message: String,
+    },
 }
 
 impl Error {
@@ -124,17 +134,18 @@ impl Error {
             Error::BadUrl(_) => "BAD_URL",
             Error::BadRequest(_) => "BAD_REQUEST",
             Error::Rng => "RNG_FAILED",
+            Error::Platform { code, .. } => code,
         }
     }
 
     /// Wraps an error inside an `io::Error` so it can cross a [`crate::NetStream`] boundary
     /// (a TLS stream under another TLS stream) and come back out typed.
-    pub(crate) fn into_io(self) -> std::io::Error {
+    pub fn into_io(self) -> std::io::Error {
         std::io::Error::other(Boxed(self))
     }
 
     /// Turns an I/O error back into the client error it carries, or `wrap` it.
-    pub(crate) fn from_io(e: std::io::Error, wrap: fn(std::io::Error) -> Error) -> Error {
+    pub fn from_io(e: std::io::Error, wrap: fn(std::io::Error) -> Error) -> Error {
         if e.get_ref().is_some_and(|inner| inner.is::<Boxed>()) {
             if let Some(inner) = e.into_inner() {
                 if let Ok(b) = inner.downcast::<Boxed>() {
@@ -217,6 +228,7 @@ impl fmt::Display for Error {
             Error::BadUrl(m) => write!(f, "{code}: {m}"),
             Error::BadRequest(m) => write!(f, "{code}: {m}"),
             Error::Rng => write!(f, "{code}: the system random number generator failed"),
+            Error::Platform { message, .. } => write!(f, "{code}: {message}"),
         }
     }
 }

@@ -21,6 +21,7 @@ mod message;
 mod net;
 mod offload;
 mod proxy;
+mod slots;
 mod tls;
 mod transport;
 mod trust;

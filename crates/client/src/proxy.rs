@@ -96,7 +96,10 @@ pub(crate) async fn socks5_connect<N: Net, S: NetStream>(
 ) -> Result<Vec<u8>, Error> {
     let target = match Target::from_host(host, port) {
         Target::Domain(name, port) if !remote_dns => {
-            let addrs: Vec<IpAddr> = net.resolve(&name).await.map_err(Error::Connect)?;
+            let addrs: Vec<IpAddr> = net
+                .resolve(&name)
+                .await
+                .map_err(|e| Error::from_io(e, Error::Connect))?;
             let ip = addrs.into_iter().next().ok_or_else(|| {
                 Error::Connect(std::io::Error::new(
                     std::io::ErrorKind::NotFound,

@@ -896,3 +896,54 @@ fn ipv6_literals_connect_bare_and_send_brackets() {
         "{w}"
     );
 }
+
+/// Polls every future in turn until all are done; their outputs in order.
+async fn join_all<T>(mut futs: Vec<Pin<Box<dyn Future<Output = T> + '_>>>) -> Vec<T> {
+    let mut out: Vec<Option<T>> = futs.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        for (f, o) in futs.iter_mut().zip(out.iter_mut()) {
+            if o.is_none() {
+                if let Poll::Ready(v) = f.as_mut().poll(cx) {
+                    *o = Some(v);
+                }
+            }
+        }
+        if out.iter().all(Option::is_some) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    out.into_iter().map(Option::unwrap).collect()
+}
+
+#[test]
+fn requests_beyond_max_pending_heads_wait_their_turn_and_all_succeed() {
+    let ok = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello".to_vec();
+    for (cap, want_high) in [(Some(6), 6), (None, 8), (Some(1), 1)] {
+        let scripts: Vec<Script> = (0..8)
+            .map(|_| Script {
+                yield_each: true,
+                ..Script::new(vec![ok[..10].to_vec(), ok[10..].to_vec()])
+            })
+            .collect();
+        let net = ScriptNet::with(scripts);
+        let mut cfg = ClientConfig::default();
+        cfg.max_pending_heads = cap;
+        let c = Client::new(net.clone(), cfg);
+        let futs: Vec<Pin<Box<dyn Future<Output = Vec<u8>>>>> = (0..8)
+            .map(|i| {
+                let c = c.clone();
+                Box::pin(async move {
+                    let url = format!("http://h{i}.test/");
+                    let mut r = c.fetch(Request::get(&url).unwrap()).await.unwrap();
+                    r.bytes().await.unwrap()
+                }) as Pin<Box<dyn Future<Output = Vec<u8>>>>
+            })
+            .collect();
+        let bodies = drive(&net, join_all(futs));
+        assert_eq!(bodies, vec![b"hello".to_vec(); 8], "cap {cap:?}");
+        assert_eq!(c.pending_heads_high_water(), want_high, "cap {cap:?}");
+    }
+}

@@ -90,6 +90,13 @@ impl AeadKey {
         self.alg
     }
 
+    fn count(&self) {
+        match self.inner {
+            Inner::ChaCha(_) => crate::counters::chacha(),
+            _ => crate::counters::aes_gcm(),
+        }
+    }
+
     /// Encrypts `in_out` in place and returns the tag.
     pub fn seal_in_place(
         &self,
@@ -97,6 +104,7 @@ impl AeadKey {
         aad: &[u8],
         in_out: &mut [u8],
     ) -> Result<[u8; TAG_LEN], CryptoError> {
+        self.count();
         let n = (*nonce).into();
         let tag = match &self.inner {
             Inner::Aes128(c) => c.encrypt_in_place_detached(&n, aad, in_out),
@@ -116,6 +124,7 @@ impl AeadKey {
         in_out: &mut [u8],
         tag: &[u8; TAG_LEN],
     ) -> Result<(), CryptoError> {
+        self.count();
         let n = (*nonce).into();
         let t = (*tag).into();
         match &self.inner {

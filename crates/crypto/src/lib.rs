@@ -7,6 +7,7 @@
 //! Backed by the pure-Rust RustCrypto and dalek crates (see `bench/README.md` for why).
 
 pub mod aead;
+pub mod counters;
 mod error;
 pub mod hash;
 pub mod hkdf;

@@ -53,6 +53,7 @@ pub fn verify(
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), CryptoError> {
+    crate::counters::signature();
     let key = spki::parse(spki_der)?;
     match alg {
         VerifyAlgorithm::EcdsaP256Sha256
