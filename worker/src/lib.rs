@@ -1,22 +1,87 @@
-//! The Cloudflare Workers shim for burrow, and the demo Worker.
+//! The Cloudflare Workers shim for burrow: everything here translates between workerd and
+//! burrow-client, one concern per file.
 //!
-//! Today the demo Worker answers three routes (see [`routes`]):
+//! - [`net`]: `Net` over `cloudflare:sockets` (BYOB reads into one reused buffer, writes cut
+//!   at 64 KiB, close and error mapping, timers, tasks).
+//! - [`webcrypto`]: the `CryptoOffload` provider over `crypto.subtle` (AES-GCM records,
+//!   signatures).
+//! - [`context`]: sockets belong to one request; a client used from another fails clearly.
+//! - [`api`] and `options`: the JS API's Rust half (`RawClient`, `RawResponse`,
+//!   `AbortToken`), wrapped by `worker/js/burrow.mjs` into the WHATWG-shaped `Client.fetch`.
+//! - [`routes`]: diagnostics run inside workerd (`/health`, `/selftest`, `/bench`) through
+//!   [`handle`].
 //!
-//! - `GET /health` → `{"ok":true,"version":"…"}`
-//! - `GET /selftest` → runs `burrow_crypto::selftest::run()` inside workerd and returns
-//!   `{"ok":…,"checks":[{"name":…,"ok":…}],"ms":…}` (status 500 if any check failed)
-//! - `GET /bench?op=…&mb=…` → times a crypto loop inside workerd (used to pick the release
-//!   profile; see `bench/WASM-PROFILE.md`)
-//!
-//! The JavaScript entry module (`worker/js/entry.mjs`) instantiates the wasm built from this crate
-//! and hands every request to [`handle`]. The routing itself is plain Rust, so it is unit-tested
-//! natively.
+//! Rust Workers (workers-rs or plain wasm-bindgen) use [`WorkerNet`] and [`WebCrypto`] with
+//! `burrow_client::Client` directly. The demo Worker (`worker/js/entry.mjs`) is a user of the
+//! JS API and ships nothing of its own in the package.
 
+pub mod api;
 mod clock;
+pub mod context;
 mod json;
+pub mod net;
+mod options;
 pub mod routes;
+pub mod webcrypto;
+
+pub use context::RequestContext;
+pub use net::{WorkerNet, WorkerSocket, MAX_WRITE};
+pub use webcrypto::{WebCrypto, WebCryptoCounts};
 
 use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(s: &str);
+}
+
+/// Logs a panic's message before the instance traps (the JS side then re-instantiates the
+/// module for the next request).
+pub(crate) fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            console_error(&format!("burrow: panic (the wasm instance is lost): {info}"));
+        }));
+    });
+}
+
+/// The size of this instance's linear memory in bytes (it only ever grows: a high-water mark).
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    let mem: js_sys::WebAssembly::Memory = wasm_bindgen::memory().into();
+    let buf: js_sys::ArrayBuffer = mem.buffer().into();
+    f64::from(buf.byte_length())
+}
+
+/// AES-GCM, ChaCha20-Poly1305 and signature operations burrow-crypto has run in this
+/// instance: `{ aesGcm, chacha20Poly1305, signatures }` (with WebCrypto offload on, the first
+/// and last stay 0).
+#[wasm_bindgen(js_name = wasmCryptoCounts)]
+pub fn wasm_crypto_counts() -> JsValue {
+    let c = burrow_crypto::counters::get();
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"aesGcm".into(), &(c.aes_gcm as f64).into());
+    let _ = js_sys::Reflect::set(
+        &o,
+        &"chacha20Poly1305".into(),
+        &(c.chacha20_poly1305 as f64).into(),
+    );
+    let _ = js_sys::Reflect::set(&o, &"signatures".into(), &(c.signatures as f64).into());
+    o.into()
+}
+
+/// Test hook: panics, so tests can prove the next request still works after a trap. Nothing
+/// calls it unless a test does (the demo Worker only when `BURROW_TEST_HOOKS` is set).
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __burrowDebugPanic)]
+#[allow(clippy::panic)]
+pub fn debug_panic() {
+    install_panic_hook();
+    panic!("deliberate panic from the test hook");
+}
 
 /// A finished HTTP response, handed back to the JavaScript entry module.
 #[wasm_bindgen]

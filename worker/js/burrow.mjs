@@ -1,0 +1,232 @@
+// burrow for JavaScript Workers: `new Client({ connect, ... })`, `client.fetch(input, init)`.
+//
+// This module is the package's entry. It instantiates the wasm (wrangler and esbuild bundle a
+// `.wasm` import as a compiled WebAssembly.Module), turns WHATWG values (Request, URL, Headers,
+// body types, AbortSignal) into the plain values the Rust side takes, and builds a real
+// `Response` whose body streams chunks as the origin sends them. Errors are `BurrowError`s
+// with a stable `.code` and a `.phase`; argument mistakes are `TypeError`s; an abort is the
+// signal's reason (an `AbortError` DOMException by default).
+
+import wasmModule from "../build/burrow_worker_bg.wasm";
+import * as glue from "../build/burrow_worker.js";
+
+let instanceAlive = false;
+
+// A trap (a Rust panic, which aborts) leaves the instance unusable; the next call starts a
+// fresh one. Clients made before the trap are gone with it and say so.
+function ensureInstance() {
+  if (instanceAlive) return;
+  glue.initSync({ module: wasmModule });
+  instanceAlive = true;
+}
+
+function onTrap(e) {
+  if (e instanceof WebAssembly.RuntimeError) {
+    instanceAlive = false;
+    if (typeof glue.__wbg_reset_state === "function") {
+      try {
+        glue.__wbg_reset_state();
+        instanceAlive = true;
+      } catch {
+        instanceAlive = false;
+      }
+    }
+    generation++;
+    return new BurrowError("WASM_TRAP", "runtime", "burrow's wasm instance trapped (a bug: the panic is in the log); it was restarted: retry with a new Client");
+  }
+  return e;
+}
+
+let generation = 0;
+
+/** A failure of a burrow fetch: `.code` is stable (`CERT_EXPIRED`, `PROXY_AUTH_REQUIRED`, ...),
+ * `.phase` says where it happened (`connect`, `proxy`, `tls`, `headers`, `body`, ...). */
+export class BurrowError extends Error {
+  constructor(code, phase, message) {
+    super(message);
+    this.name = "BurrowError";
+    this.code = code;
+    this.phase = phase;
+  }
+}
+
+function toError(v, signal) {
+  if (v && typeof v === "object" && typeof v.code === "string" && !(v instanceof Error)) {
+    if (v.code === "ABORTED") {
+      return signal && signal.reason !== undefined
+        ? signal.reason
+        : new DOMException("The operation was aborted.", "AbortError");
+    }
+    if (v.code === "BAD_URL") {
+      const e = new TypeError(v.message);
+      e.code = v.code;
+      return e;
+    }
+    return new BurrowError(v.code, v.phase, v.message);
+  }
+  return onTrap(v);
+}
+
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+function isStream(b) {
+  return typeof ReadableStream !== "undefined" && b instanceof ReadableStream;
+}
+
+/** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */
+export class Client {
+  #raw;
+  #options;
+  #generation;
+  constructor(options) {
+    if (!options || typeof options.connect !== "function") {
+      throw new TypeError(
+        'burrow: new Client({ connect }) needs the connect function of cloudflare:sockets (import { connect } from "cloudflare:sockets")',
+      );
+    }
+    ensureInstance();
+    this.#options = options;
+    try {
+      this.#raw = new glue.RawClient(options);
+    } catch (e) {
+      throw toError(e);
+    }
+    this.#generation = generation;
+    this.fetch = this.fetch.bind(this);
+  }
+
+  /** WHATWG-shaped fetch through burrow. */
+  async fetch(input, init = undefined) {
+    if (this.#generation !== generation) {
+      throw new BurrowError("WASM_TRAP", "runtime", "burrow's wasm instance was restarted after a trap: make a new Client");
+    }
+    init = init ?? {};
+    // Body: a ReadableStream is streamed, never buffered; everything else goes through
+    // Request's own conversion (string, ArrayBuffer, typed array, Blob, URLSearchParams,
+    // FormData: with the content type each implies).
+    let stream = null;
+    let rest = init;
+    if (isStream(init.body)) {
+      stream = init.body;
+      rest = { ...init, body: undefined };
+    }
+    let req;
+    try {
+      req = new Request(input, rest);
+    } catch (e) {
+      throw e instanceof TypeError ? e : new TypeError(String(e?.message ?? e));
+    }
+    if (stream === null && input instanceof Request && init.body === undefined && input.body) {
+      stream = input.body;
+    }
+    const signal = init.signal ?? (input instanceof Request ? input.signal : undefined);
+    if (signal?.aborted) throw signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+    const redirect = init.redirect ?? (input instanceof Request ? input.redirect : undefined) ?? this.#options.redirect ?? "follow";
+    let body = null;
+    if (stream === null && req.body !== null && req.method !== "GET" && req.method !== "HEAD") {
+      body = new Uint8Array(await req.arrayBuffer());
+    }
+    const headers = [];
+    for (const [n, v] of req.headers) headers.push([n, v]);
+    const token = new glue.AbortToken();
+    const onAbort = () => token.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let raw;
+    try {
+      raw = await this.#raw.fetch(req.method, req.url, headers, body, stream, token);
+    } catch (e) {
+      signal?.removeEventListener("abort", onAbort);
+      throw toError(e, signal);
+    }
+    if (redirect === "error" && raw.status >= 300 && raw.status < 400 && raw.headers.some(([n]) => n.toLowerCase() === "location")) {
+      raw.cancel();
+      signal?.removeEventListener("abort", onAbort);
+      throw new TypeError(`burrow: redirect to a Location with redirect: "error" (status ${raw.status})`);
+    }
+    const status = raw.status;
+    const meta = raw.meta;
+    const noBody = NULL_BODY.has(status) || req.method === "HEAD";
+    let readable = null;
+    if (noBody) {
+      raw.cancel();
+      signal?.removeEventListener("abort", onAbort);
+    } else {
+      readable = new ReadableStream(
+        {
+          async pull(controller) {
+            let chunk;
+            try {
+              chunk = await raw.next();
+            } catch (e) {
+              signal?.removeEventListener("abort", onAbort);
+              controller.error(toError(e, signal));
+              return;
+            }
+            if (chunk === undefined) {
+              signal?.removeEventListener("abort", onAbort);
+              controller.close();
+            } else {
+              controller.enqueue(chunk);
+            }
+          },
+          cancel() {
+            signal?.removeEventListener("abort", onAbort);
+            raw.cancel();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    }
+    const init2 = { status: status < 200 || status > 599 ? 200 : status, headers: raw.headers };
+    const response = new Response(readable, init2);
+    Object.defineProperty(response, "burrow", { value: meta, enumerable: true });
+    Object.defineProperty(response, "url", { value: raw.url, enumerable: true });
+    Object.defineProperty(response, "redirected", { value: meta.redirects > 0, enumerable: true });
+    if (init2.status !== status) Object.defineProperty(response, "status", { value: status });
+    return response;
+  }
+
+  /** Counters: WebCrypto work, the pending-head high-water mark. */
+  stats() {
+    return this.#raw.stats();
+  }
+
+  /** Closes idle connections; later fetches fail with `CLIENT_CLOSED`. */
+  close() {
+    this.#raw.close();
+  }
+}
+
+/** Linear memory size of the wasm instance, bytes. */
+export function wasmMemoryBytes() {
+  ensureInstance();
+  return glue.wasmMemoryBytes();
+}
+
+/** burrow-crypto operation counts in the wasm instance (AES-GCM and signatures stay 0 with
+ * WebCrypto offload on). */
+export function wasmCryptoCounts() {
+  ensureInstance();
+  return glue.wasmCryptoCounts();
+}
+
+/** @internal Test hook: traps the instance on purpose. */
+export function __debugPanic() {
+  ensureInstance();
+  try {
+    glue.__burrowDebugPanic();
+  } catch (e) {
+    throw toError(e);
+  }
+}
+
+/** @internal The diagnostics router (health, selftest, bench) used by the demo Worker. */
+export function diagnostics(method, pathname, search) {
+  ensureInstance();
+  const reply = glue.handle(method, pathname, search);
+  try {
+    return { status: reply.status, contentType: reply.contentType, body: reply.body };
+  } finally {
+    reply.free();
+  }
+}

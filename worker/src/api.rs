@@ -1,0 +1,513 @@
+//! The JS API's Rust half (wasm-bindgen): `RawClient`, `RawResponse`, `AbortToken`. The
+//! WHATWG shapes (`Request`/`Response`, `Headers`, body types, `AbortSignal`,
+//! `BurrowError`) are handled in `worker/js/burrow.mjs`, which wraps these; this side takes
+//! plain values so each crossing is one call.
+//!
+//! Failures reject with a plain object `{ code, phase, message }` that the JS side turns into
+//! a `BurrowError` (or a `TypeError` for argument mistakes, an `AbortError` for aborts).
+
+use std::cell::{Cell, RefCell};
+use std::future::{poll_fn, Future};
+use std::io;
+use std::pin::{pin, Pin};
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+
+use burrow_client::{
+    Body, BodySource, BodyStream, Client as HttpClient, Error, Offload, Request, Response,
+    StapleStatus, TlsInfo,
+};
+use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+use crate::context::RequestContext;
+use crate::net::{ignore_rejection, js_io, Reader, WorkerNet};
+use crate::options;
+use crate::webcrypto::WebCrypto;
+
+type Http = HttpClient<WorkerNet>;
+
+/// The phase a failure code belongs to (`BurrowError.phase`), for failures before the head.
+fn phase_of(code: &str) -> &'static str {
+    let starts = |p: &str| code.starts_with(p);
+    if starts("TIMEOUT_") {
+        return match code {
+            "TIMEOUT_CONNECT" => "connect",
+            "TIMEOUT_PROXY" => "proxy",
+            "TIMEOUT_TLS" => "tls",
+            "TIMEOUT_HEADERS" => "headers",
+            "TIMEOUT_IDLE" => "body",
+            _ => "total",
+        };
+    }
+    if starts("CONNECT") || starts("DNS_") || code == "CROSS_REQUEST" {
+        "connect"
+    } else if starts("PROXY") || starts("SOCKS5") {
+        "proxy"
+    } else if starts("TLS") || starts("CERT") || starts("OCSP") {
+        "tls"
+    } else if starts("BODY") || starts("DECODE") || starts("UNSUPPORTED_CONTENT") {
+        "body"
+    } else if starts("BAD_") {
+        "request"
+    } else if starts("REDIRECT") {
+        "redirect"
+    } else {
+        "http"
+    }
+}
+
+fn set(o: &Object, k: &str, v: impl Into<JsValue>) {
+    // Setting a plain property on a fresh object cannot fail.
+    let _ = Reflect::set(o, &JsValue::from_str(k), &v.into());
+}
+
+/// `{ code, phase, message }` for the JS side.
+fn error_value(e: &Error, phase: Option<&'static str>) -> JsValue {
+    let o = Object::new();
+    let code = e.code();
+    set(&o, "code", code);
+    set(&o, "phase", phase.unwrap_or_else(|| phase_of(code)));
+    set(&o, "message", e.to_string());
+    o.into()
+}
+
+fn abort_value() -> JsValue {
+    let o = Object::new();
+    set(&o, "code", "ABORTED");
+    set(&o, "phase", "abort");
+    set(&o, "message", "the fetch was aborted");
+    o.into()
+}
+
+#[derive(Default)]
+struct AbortState {
+    aborted: Cell<bool>,
+    wakers: RefCell<Vec<Waker>>,
+}
+
+/// Aborts one fetch (request and body): the JS side calls `abort()` when the fetch's
+/// `AbortSignal` fires.
+#[wasm_bindgen]
+#[derive(Clone, Default)]
+pub struct AbortToken {
+    state: Rc<AbortState>,
+}
+
+#[wasm_bindgen]
+impl AbortToken {
+    /// A token not yet aborted.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> AbortToken {
+        AbortToken::default()
+    }
+
+    /// Aborts whatever the token guards, now and later.
+    pub fn abort(&self) {
+        self.state.aborted.set(true);
+        for w in self.state.wakers.borrow_mut().drain(..) {
+            w.wake();
+        }
+    }
+}
+
+impl AbortToken {
+    async fn wait(&self) {
+        poll_fn(|cx| {
+            if self.state.aborted.get() {
+                Poll::Ready(())
+            } else {
+                self.state.wakers.borrow_mut().push(cx.waker().clone());
+                Poll::Pending
+            }
+        })
+        .await;
+    }
+
+    /// `f`, unless the token aborts first (then `None`, and `f` is dropped: whatever it held,
+    /// a connection included, is released).
+    async fn guard<T>(&self, f: impl Future<Output = T>) -> Option<T> {
+        let mut f = pin!(f);
+        let mut stop = pin!(self.wait());
+        poll_fn(|cx| {
+            if let Poll::Ready(v) = f.as_mut().poll(cx) {
+                return Poll::Ready(Some(v));
+            }
+            if stop.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            Poll::Pending
+        })
+        .await
+    }
+}
+
+/// A request body read from a JS `ReadableStream` (never buffered whole).
+struct JsBody {
+    reader: Reader,
+}
+
+impl BodySource for JsBody {
+    fn next_piece(&mut self) -> Pin<Box<dyn Future<Output = io::Result<Option<Vec<u8>>>> + '_>> {
+        Box::pin(async move {
+            let p = self.reader.read().map_err(|e| js_io(&e))?;
+            let r = JsFuture::from(p).await.map_err(|e| js_io(&e))?;
+            let done = Reflect::get(&r, &JsValue::from_str("done"))
+                .ok()
+                .and_then(|d| d.as_bool())
+                .unwrap_or(true);
+            if done {
+                return Ok(None);
+            }
+            let v = Reflect::get(&r, &JsValue::from_str("value")).unwrap_or_default();
+            match v.dyn_ref::<Uint8Array>() {
+                Some(a) => Ok(Some(a.to_vec())),
+                None => Err(io::Error::other(
+                    "the request body stream gave something that is not a Uint8Array",
+                )),
+            }
+        })
+    }
+}
+
+impl Drop for JsBody {
+    fn drop(&mut self) {
+        if let Ok(p) = self.reader.cancel_reader() {
+            ignore_rejection(&p);
+        }
+    }
+}
+
+/// burrow's HTTP client for JS (wrapped by `Client` in `burrow.mjs`).
+#[wasm_bindgen]
+pub struct RawClient {
+    http: Rc<RefCell<Option<Http>>>,
+    crypto: Option<Rc<WebCrypto>>,
+    context: Rc<RequestContext>,
+}
+
+#[wasm_bindgen]
+impl RawClient {
+    /// Parses `options` (throws `TypeError` naming a bad option).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &JsValue) -> Result<RawClient, JsValue> {
+        crate::install_panic_hook();
+        let mut o = options::parse(options)?;
+        let crypto = if o.offload {
+            Some(Rc::new(WebCrypto::new(true, true)?))
+        } else {
+            None
+        };
+        if let Some(c) = &crypto {
+            let off = Offload(Rc::clone(c) as Rc<dyn burrow_client::CryptoOffload>);
+            o.config.tls.offload = Some(off.clone());
+            o.config.proxy_tls.offload = Some(off);
+        }
+        let context = Rc::new(RequestContext::new());
+        let net = WorkerNet::new(o.connect, o.read_view, Rc::clone(&context));
+        Ok(RawClient {
+            http: Rc::new(RefCell::new(Some(HttpClient::new(net, o.config)))),
+            crypto,
+            context,
+        })
+    }
+
+    /// Sends a request. `headers` is an array of `[name, value]`; `body` a `Uint8Array`
+    /// (replayable), `stream` a `ReadableStream` (sent as it comes), or neither. Resolves to
+    /// a `RawResponse` once the head has arrived.
+    pub fn fetch(
+        &self,
+        method: String,
+        url: String,
+        headers: Array,
+        body: JsValue,
+        stream: JsValue,
+        token: &AbortToken,
+    ) -> Promise {
+        let http = self.http.borrow().clone();
+        let context = Rc::clone(&self.context);
+        let token = token.clone();
+        future_to_promise(async move {
+            let Some(http) = http else {
+                let e = Error::Platform {
+                    code: "CLIENT_CLOSED",
+                    message: "this Client was closed: make a new one".to_string(),
+                };
+                return Err(error_value(&e, Some("request")));
+            };
+            context.check().map_err(|e| error_value(&e, None))?;
+            let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
+            for pair in headers.iter() {
+                let pair: Array = pair.unchecked_into();
+                let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string())
+                else {
+                    continue;
+                };
+                req.headers.push((n, v));
+            }
+            if let Some(bytes) = body.dyn_ref::<Uint8Array>() {
+                req.body = Body::Bytes(bytes.to_vec());
+            } else if present(&stream) {
+                let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
+                    .ok()
+                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                    .and_then(|f| f.call0(&stream).ok())
+                    .ok_or_else(|| {
+                        error_value(
+                            &Error::BadRequest("the request body stream cannot be read"),
+                            None,
+                        )
+                    })?;
+                req.body = Body::Stream(BodyStream::new(
+                    JsBody {
+                        reader: reader.unchecked_into(),
+                    },
+                    None,
+                ));
+            }
+            let result = token
+                .guard(http.fetch(req))
+                .await
+                .ok_or_else(abort_value)?;
+            let resp = result.map_err(|e| {
+                if context.is_foreign() {
+                    error_value(&crate::context::cross_request_error(), None)
+                } else {
+                    error_value(&e, None)
+                }
+            })?;
+            Ok(RawResponse::new(resp, token).into())
+        })
+    }
+
+    /// Drops the pool: idle connections close, later fetches fail with `CLIENT_CLOSED`.
+    pub fn close(&self) {
+        self.http.borrow_mut().take();
+    }
+
+    /// Counters for tests and the demo's `/stats`: `{ webcrypto: {...}, wasm: {...},
+    /// pendingHeadsHighWater }`.
+    pub fn stats(&self) -> JsValue {
+        let o = Object::new();
+        if let Some(c) = &self.crypto {
+            let n = c.counts();
+            let w = Object::new();
+            set(&w, "keys", n.keys as f64);
+            set(&w, "opens", n.opens as f64);
+            set(&w, "seals", n.seals as f64);
+            set(&w, "verifies", n.verifies as f64);
+            set(&w, "inlineKeys", n.inline_keys as f64);
+            set(&w, "inlineVerifies", n.inline_verifies as f64);
+            set(&o, "webcrypto", w);
+        }
+        if let Some(h) = self.http.borrow().as_ref() {
+            set(&o, "pendingHeadsHighWater", h.pending_heads_high_water() as f64);
+        }
+        o.into()
+    }
+}
+
+fn present(v: &JsValue) -> bool {
+    !v.is_undefined() && !v.is_null()
+}
+
+/// A response whose head has arrived; the body is read with `next()`.
+#[wasm_bindgen]
+pub struct RawResponse {
+    status: u16,
+    headers: Array,
+    url: String,
+    meta: JsValue,
+    body: Rc<RefCell<Option<Response<WorkerNet>>>>,
+    token: AbortToken,
+}
+
+fn tls_value(t: &TlsInfo) -> JsValue {
+    let o = Object::new();
+    set(
+        &o,
+        "version",
+        match t.version {
+            0x0304 => "TLSv1.3",
+            0x0303 => "TLSv1.2",
+            _ => "unknown",
+        },
+    );
+    set(&o, "cipher", suite_name(t.cipher_suite));
+    set(&o, "cipherSuite", f64::from(t.cipher_suite));
+    set(&o, "group", group_name(t.group));
+    set(&o, "groupId", f64::from(t.group));
+    set(
+        &o,
+        "alpn",
+        t.alpn.clone().map_or(JsValue::NULL, JsValue::from),
+    );
+    set(&o, "resumed", t.resumed);
+    let chain = Array::new();
+    for c in &t.peer_chain {
+        let e = Object::new();
+        set(&e, "subject", c.subject_text());
+        set(&e, "issuer", c.issuer_text());
+        set(&e, "notAfter", c.not_after as f64 * 1000.0);
+        chain.push(&e);
+    }
+    set(&o, "chain", chain);
+    set(&o, "ocsp", ocsp_name(&t.ocsp));
+    o.into()
+}
+
+fn ocsp_name(s: &StapleStatus) -> &'static str {
+    match s {
+        StapleStatus::Good(_) => "good",
+        StapleStatus::None => "none",
+        StapleStatus::NotChecked => "not-checked",
+    }
+}
+
+/// IANA names of the suites burrow performs.
+pub fn suite_name(code: u16) -> &'static str {
+    match code {
+        0x1301 => "TLS_AES_128_GCM_SHA256",
+        0x1302 => "TLS_AES_256_GCM_SHA384",
+        0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
+        0xc02b => "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+        0xc02c => "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+        0xc02f => "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        0xc030 => "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        0xcca8 => "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+        0xcca9 => "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+        _ => "unknown",
+    }
+}
+
+/// IANA names of the key exchange groups.
+pub fn group_name(code: u16) -> &'static str {
+    match code {
+        0x001d => "x25519",
+        0x0017 => "secp256r1",
+        0x0018 => "secp384r1",
+        0x0019 => "secp521r1",
+        0x11ec => "X25519MLKEM768",
+        0 => "none",
+        _ => "unknown",
+    }
+}
+
+fn meta_value(r: &Response<WorkerNet>) -> JsValue {
+    let m = &r.meta;
+    let o = Object::new();
+    set(
+        &o,
+        "proxied",
+        m.proxied.map_or(JsValue::NULL, |p| {
+            JsValue::from_str(match p {
+                burrow_client::ProxyScheme::Http => "http",
+                burrow_client::ProxyScheme::Https => "https",
+                burrow_client::ProxyScheme::Socks5 => "socks5",
+                burrow_client::ProxyScheme::Socks5h => "socks5h",
+            })
+        }),
+    );
+    set(&o, "httpVersion", m.http_version);
+    set(&o, "tls", m.tls.as_ref().map_or(JsValue::NULL, tls_value));
+    set(
+        &o,
+        "proxyTls",
+        m.proxy_tls.as_ref().map_or(JsValue::NULL, tls_value),
+    );
+    set(
+        &o,
+        "ocsp",
+        m.tls
+            .as_ref()
+            .map_or(JsValue::NULL, |t| JsValue::from_str(ocsp_name(&t.ocsp))),
+    );
+    set(&o, "reused", m.reused);
+    set(&o, "retried", m.retried);
+    set(&o, "redirects", f64::from(m.redirects));
+    set(
+        &o,
+        "contentEncoding",
+        m.content_encoding.clone().map_or(JsValue::NULL, JsValue::from),
+    );
+    let t = Object::new();
+    set(&t, "connect", m.timings.connect as f64);
+    set(&t, "proxy", m.timings.proxy as f64);
+    set(&t, "tls", m.timings.tls as f64);
+    set(&t, "ttfb", m.timings.ttfb as f64);
+    set(&t, "total", m.timings.total as f64);
+    set(&o, "timings", t);
+    o.into()
+}
+
+impl RawResponse {
+    fn new(resp: Response<WorkerNet>, token: AbortToken) -> RawResponse {
+        let headers = Array::new();
+        for (n, v) in &resp.headers {
+            headers.push(&Array::of2(&JsValue::from_str(n), &JsValue::from_str(v)));
+        }
+        RawResponse {
+            status: resp.status,
+            headers,
+            url: resp.url.to_string(),
+            meta: meta_value(&resp),
+            body: Rc::new(RefCell::new(Some(resp))),
+            token,
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl RawResponse {
+    /// Status code.
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Header fields as received, `[name, value]` pairs in order.
+    #[wasm_bindgen(getter)]
+    pub fn headers(&self) -> Array {
+        self.headers.clone()
+    }
+
+    /// The final URL (after redirects).
+    #[wasm_bindgen(getter)]
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// How the response was obtained (`response.burrow` on the JS side).
+    #[wasm_bindgen(getter)]
+    pub fn meta(&self) -> JsValue {
+        self.meta.clone()
+    }
+
+    /// The next piece of the body as it arrives (`Uint8Array`), `undefined` at the end.
+    pub fn next(&self) -> Promise {
+        let cell = Rc::clone(&self.body);
+        let token = self.token.clone();
+        future_to_promise(async move {
+            let Some(mut resp) = cell.borrow_mut().take() else {
+                return Ok(JsValue::UNDEFINED);
+            };
+            let got = token.guard(resp.chunk()).await.ok_or_else(abort_value)?;
+            match got {
+                Ok(Some(chunk)) => {
+                    *cell.borrow_mut() = Some(resp);
+                    Ok(Uint8Array::from(chunk.as_slice()).into())
+                }
+                // The response is dropped: its connection goes back to the pool.
+                Ok(None) => Ok(JsValue::UNDEFINED),
+                Err(e) => Err(error_value(&e, Some("body"))),
+            }
+        })
+    }
+
+    /// Stops reading: the body is dropped and its connection released.
+    pub fn cancel(&self) {
+        self.body.borrow_mut().take();
+    }
+}

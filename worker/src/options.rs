@@ -1,0 +1,231 @@
+//! The JS `Client` options object → [`ClientConfig`]. A wrong type or value is a `TypeError`
+//! naming the option, as `fetch` does for its own arguments.
+
+use std::time::Duration;
+
+use burrow_client::{ClientConfig, Decompress, NoProxy, Proxy, Revocation, Trust};
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::net::DEFAULT_READ_VIEW;
+
+/// Everything the options object says.
+pub(crate) struct Options {
+    pub(crate) connect: Function,
+    pub(crate) config: ClientConfig,
+    pub(crate) offload: bool,
+    pub(crate) read_view: usize,
+}
+
+fn type_error(msg: &str) -> JsValue {
+    js_sys::TypeError::new(msg).into()
+}
+
+fn get(o: &JsValue, k: &str) -> JsValue {
+    if o.is_object() {
+        Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn present(v: &JsValue) -> bool {
+    !v.is_undefined() && !v.is_null()
+}
+
+fn string(o: &JsValue, k: &str) -> Result<Option<String>, JsValue> {
+    let v = get(o, k);
+    if !present(&v) {
+        return Ok(None);
+    }
+    v.as_string()
+        .map(Some)
+        .ok_or_else(|| type_error(&format!("burrow: option `{k}` must be a string")))
+}
+
+fn boolean(o: &JsValue, k: &str) -> Result<Option<bool>, JsValue> {
+    let v = get(o, k);
+    if !present(&v) {
+        return Ok(None);
+    }
+    v.as_bool()
+        .map(Some)
+        .ok_or_else(|| type_error(&format!("burrow: option `{k}` must be a boolean")))
+}
+
+fn number(o: &JsValue, k: &str) -> Result<Option<f64>, JsValue> {
+    let v = get(o, k);
+    if !present(&v) {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+        _ => Err(type_error(&format!(
+            "burrow: option `{k}` must be a non-negative number"
+        ))),
+    }
+}
+
+fn strings(o: &JsValue, k: &str) -> Result<Option<Vec<String>>, JsValue> {
+    let v = get(o, k);
+    if !present(&v) {
+        return Ok(None);
+    }
+    if let Some(s) = v.as_string() {
+        return Ok(Some(vec![s]));
+    }
+    let Some(arr) = v.dyn_ref::<Array>() else {
+        return Err(type_error(&format!(
+            "burrow: option `{k}` must be a string or an array of strings"
+        )));
+    };
+    arr.iter()
+        .map(|x| {
+            x.as_string().ok_or_else(|| {
+                type_error(&format!("burrow: option `{k}` must hold only strings"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `"system"`, `"insecure"` or `{ ca: PEM | PEM[] }`.
+fn trust(v: &JsValue, k: &str) -> Result<Option<Trust>, JsValue> {
+    if !present(v) {
+        return Ok(None);
+    }
+    if let Some(s) = v.as_string() {
+        return match s.as_str() {
+            "system" => Ok(Some(Trust::System)),
+            "insecure" => Ok(Some(Trust::InsecureAcceptAnyCertificate)),
+            other => Err(type_error(&format!(
+                "burrow: option `{k}` is {other:?}: use \"system\", \"insecure\" or {{ ca: PEM }}"
+            ))),
+        };
+    }
+    match strings(v, "ca")? {
+        Some(pems) if !pems.is_empty() => Ok(Some(Trust::AnchorsPem(
+            pems.into_iter().map(String::into_bytes).collect(),
+        ))),
+        _ => Err(type_error(&format!(
+            "burrow: option `{k}` must be \"system\", \"insecure\" or {{ ca: PEM | PEM[] }}"
+        ))),
+    }
+}
+
+fn ms(o: &JsValue, k: &str) -> Result<Option<Option<Duration>>, JsValue> {
+    // 0 turns a limit off.
+    Ok(number(o, k)?.map(|n| (n > 0.0).then(|| Duration::from_millis(n as u64))))
+}
+
+/// Parses the options object.
+pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
+    if !o.is_object() {
+        return Err(type_error(
+            "burrow: new Client(options) needs an options object with `connect` (from cloudflare:sockets)",
+        ));
+    }
+    let connect = get(o, "connect")
+        .dyn_into::<Function>()
+        .map_err(|_| {
+            type_error(
+                "burrow: option `connect` must be the `connect` function of cloudflare:sockets \
+                 (import { connect } from \"cloudflare:sockets\")",
+            )
+        })?;
+    let mut c = ClientConfig::default();
+    if let Some(p) = string(o, "proxy")? {
+        if !p.is_empty() {
+            c.proxy = Some(
+                Proxy::parse(&p)
+                    .map_err(|e| type_error(&format!("burrow: option `proxy`: {e}")))?,
+            );
+        }
+    }
+    if let Some(list) = strings(o, "noProxy")? {
+        c.no_proxy = NoProxy::parse(&list.join(","));
+    }
+    if let Some(t) = trust(&get(o, "trust"), "trust")? {
+        c.proxy_tls.trust = t.clone();
+        c.tls.trust = t;
+    }
+    if let Some(t) = trust(&get(o, "proxyTrust"), "proxyTrust")? {
+        c.proxy_tls.trust = t;
+    }
+    if let Some(pins) = strings(o, "pins")? {
+        c.tls.pins = pins;
+    }
+    let tls = get(o, "tls");
+    if let Some(alpn) = strings(&tls, "alpn")? {
+        c.tls.alpn = alpn.into_iter().map(String::into_bytes).collect();
+    }
+    if let Some(r) = boolean(&tls, "requireStaple")? {
+        c.tls.revocation = if r {
+            Revocation::RequireStaple
+        } else {
+            Revocation::CheckStaple
+        };
+    }
+    let offload = boolean(&tls, "offload")?.unwrap_or(true);
+    if let Some(h2) = boolean(o, "http2")? {
+        c.http1_only = !h2;
+    }
+    let t = get(o, "timeouts");
+    let d = &mut c.deadlines;
+    for (key, slot) in [
+        ("connectMs", &mut d.connect),
+        ("proxyMs", &mut d.proxy),
+        ("tlsMs", &mut d.tls),
+        ("headersMs", &mut d.headers),
+        ("idleMs", &mut d.idle),
+        ("totalMs", &mut d.total),
+    ] {
+        if let Some(v) = ms(&t, key)? {
+            *slot = v;
+        }
+    }
+    let max_body = get(o, "maxBodyBytes");
+    if max_body.is_null() {
+        c.max_body_bytes = None;
+    } else if let Some(n) = number(o, "maxBodyBytes")? {
+        c.max_body_bytes = Some(n as u64);
+    }
+    if let Some(dec) = boolean(o, "decompress")? {
+        c.decompress = if dec {
+            Decompress::Auto
+        } else {
+            Decompress::Passthrough
+        };
+    }
+    if let Some(cookies) = boolean(o, "cookies")? {
+        c.cookies = cookies;
+    }
+    match string(o, "redirect")?.as_deref() {
+        None | Some("follow") => c.follow_redirects = true,
+        Some("manual") | Some("error") => c.follow_redirects = false,
+        Some(other) => {
+            return Err(type_error(&format!(
+                "burrow: option `redirect` is {other:?}: use \"follow\", \"manual\" or \"error\""
+            )))
+        }
+    }
+    if let Some(n) = number(o, "maxRedirects")? {
+        c.redirect.max_redirects = n.min(f64::from(u32::MAX)) as u32;
+    }
+    let ua = get(o, "userAgent");
+    if ua.is_null() {
+        c.user_agent = None;
+    } else if let Some(s) = string(o, "userAgent")? {
+        c.user_agent = Some(s);
+    }
+    // workerd: six connections per invocation may await response headers; the rest queue.
+    c.max_pending_heads = Some(6);
+    let read_view = number(o, "readViewBytes")?.map_or(DEFAULT_READ_VIEW, |n| n as usize);
+    Ok(Options {
+        connect,
+        config: c,
+        offload,
+        read_view,
+    })
+}

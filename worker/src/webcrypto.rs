@@ -1,0 +1,493 @@
+//! [`CryptoOffload`] through WebCrypto (`crypto.subtle`): AES-GCM record open/seal with one
+//! `CryptoKey` imported per traffic key, and every signature check (ECDSA P-256/P-384, RSA
+//! PKCS#1 v1.5 and PSS, Ed25519). ChaCha20-Poly1305 (not in WebCrypto) stays in wasm, as do
+//! hashing, HKDF and key exchange (`../shared/ARCHITECTURE.md` has the measurements).
+//!
+//! workerd runs `crypto.subtle` operations synchronously inside the call and returns a settled
+//! promise, and WebCrypto copies its inputs when called; so one reused JS buffer carries each
+//! record in, and the answer (a fresh `ArrayBuffer`) is copied once back into the record in
+//! place. The RSA size policy of burrow-crypto (2048..=8192 bits) is applied before a key
+//! goes to WebCrypto, which would accept smaller ones; an algorithm or key WebCrypto refuses
+//! falls back to burrow-crypto, counted.
+
+use std::cell::{Cell, RefCell};
+use std::io;
+use std::rc::Rc;
+
+use burrow_client::{CryptoOffload, InlineOffload, LocalFuture, RecordKey};
+use burrow_crypto::aead::AeadAlgorithm;
+use burrow_crypto::sig::VerifyAlgorithm;
+use burrow_crypto::CryptoError;
+use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::net::js_message;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `crypto.subtle`.
+    type Subtle;
+    #[wasm_bindgen(method, catch, js_name = importKey)]
+    fn import_key(
+        this: &Subtle,
+        format: &str,
+        key: &Uint8Array,
+        algorithm: &JsValue,
+        extractable: bool,
+        usages: &Array,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn decrypt(
+        this: &Subtle,
+        algorithm: &JsValue,
+        key: &JsValue,
+        data: &Uint8Array,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn encrypt(
+        this: &Subtle,
+        algorithm: &JsValue,
+        key: &JsValue,
+        data: &Uint8Array,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn verify(
+        this: &Subtle,
+        algorithm: &JsValue,
+        key: &JsValue,
+        signature: &Uint8Array,
+        data: &Uint8Array,
+    ) -> Result<Promise, JsValue>;
+}
+
+/// What the provider did, and where.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WebCryptoCounts {
+    /// AES-GCM keys imported into WebCrypto.
+    pub keys: u64,
+    /// Records opened by WebCrypto.
+    pub opens: u64,
+    /// Records sealed by WebCrypto.
+    pub seals: u64,
+    /// Signatures checked by WebCrypto.
+    pub verifies: u64,
+    /// ChaCha20-Poly1305 keys kept in wasm (not offered by WebCrypto).
+    pub inline_keys: u64,
+    /// Signatures checked in wasm because WebCrypto refused the key or algorithm.
+    pub inline_verifies: u64,
+}
+
+/// The WebCrypto provider.
+pub struct WebCrypto {
+    subtle: Subtle,
+    counts: Rc<Cell<WebCryptoCounts>>,
+    /// Records go in through this buffer (grown as needed, reused).
+    scratch: Rc<RefCell<Uint8Array>>,
+    inline: InlineOffload,
+    records: bool,
+    signatures: bool,
+}
+
+fn js_err(what: &str, e: &JsValue) -> io::Error {
+    io::Error::other(format!("WebCrypto {what} failed: {}", js_message(e)))
+}
+
+fn obj(pairs: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v)?;
+    }
+    Ok(o.into())
+}
+
+impl WebCrypto {
+    /// The provider over this global's `crypto.subtle`; `records` and `signatures` say which
+    /// work it takes (both, normally).
+    pub fn new(records: bool, signatures: bool) -> Result<WebCrypto, JsValue> {
+        let crypto = Reflect::get(&js_sys::global(), &JsValue::from_str("crypto"))?;
+        let subtle = Reflect::get(&crypto, &JsValue::from_str("subtle"))?;
+        if subtle.is_undefined() {
+            return Err(JsValue::from_str("crypto.subtle is not available here"));
+        }
+        Ok(WebCrypto {
+            subtle: subtle.unchecked_into(),
+            counts: Rc::default(),
+            scratch: Rc::new(RefCell::new(Uint8Array::new_with_length(17 * 1024))),
+            inline: InlineOffload::new(),
+            records,
+            signatures,
+        })
+    }
+
+    /// What it has done so far.
+    pub fn counts(&self) -> WebCryptoCounts {
+        self.counts.get()
+    }
+
+    fn bump(&self, f: impl FnOnce(&mut WebCryptoCounts)) {
+        bump(&self.counts, f);
+    }
+}
+
+fn bump(c: &Cell<WebCryptoCounts>, f: impl FnOnce(&mut WebCryptoCounts)) {
+    let mut v = c.get();
+    f(&mut v);
+    c.set(v);
+}
+
+/// Copies `data` into the reused scratch buffer and returns a view of exactly its length.
+fn stage(scratch: &RefCell<Uint8Array>, data: &[u8]) -> Uint8Array {
+    let mut s = scratch.borrow_mut();
+    let len = u32::try_from(data.len()).unwrap_or(u32::MAX);
+    if s.length() < len {
+        *s = Uint8Array::new_with_length(len.saturating_add(1024));
+    }
+    let view = s.subarray(0, len);
+    view.copy_from(data);
+    view
+}
+
+struct AesKey {
+    subtle: Subtle,
+    key: JsValue,
+    counts: Rc<Cell<WebCryptoCounts>>,
+    scratch: Rc<RefCell<Uint8Array>>,
+}
+
+impl AesKey {
+    fn params(nonce: &[u8; 12], aad: &[u8]) -> Result<JsValue, JsValue> {
+        obj(&[
+            ("name", JsValue::from_str("AES-GCM")),
+            ("iv", Uint8Array::from(&nonce[..]).into()),
+            ("additionalData", Uint8Array::from(aad).into()),
+            ("tagLength", JsValue::from(128)),
+        ])
+    }
+}
+
+impl RecordKey for AesKey {
+    fn open<'a>(
+        &'a self,
+        nonce: &'a [u8; 12],
+        aad: &'a [u8],
+        data: &'a mut [u8],
+    ) -> LocalFuture<'a, io::Result<bool>> {
+        Box::pin(async move {
+            bump(&self.counts, |c| c.opens = c.opens.saturating_add(1));
+            let params = Self::params(nonce, aad).map_err(|e| js_err("decrypt", &e))?;
+            let input = stage(&self.scratch, data);
+            let p = self
+                .subtle
+                .decrypt(&params, &self.key, &input)
+                .map_err(|e| js_err("decrypt", &e))?;
+            // A rejection is the tag failing (OperationError): bad_record_mac.
+            let Ok(plain) = JsFuture::from(p).await else {
+                return Ok(false);
+            };
+            let plain = Uint8Array::new(&plain);
+            let n = plain.length() as usize;
+            if n.saturating_add(16) != data.len() {
+                return Err(io::Error::other("WebCrypto decrypt returned a wrong length"));
+            }
+            match data.get_mut(..n) {
+                Some(dst) => {
+                    plain.copy_to(dst);
+                    Ok(true)
+                }
+                None => Err(io::Error::other("WebCrypto decrypt returned a wrong length")),
+            }
+        })
+    }
+
+    fn seal<'a>(
+        &'a self,
+        nonce: &'a [u8; 12],
+        aad: &'a [u8],
+        data: &'a mut [u8],
+    ) -> LocalFuture<'a, io::Result<()>> {
+        Box::pin(async move {
+            bump(&self.counts, |c| c.seals = c.seals.saturating_add(1));
+            let params = Self::params(nonce, aad).map_err(|e| js_err("encrypt", &e))?;
+            let text = data.len().saturating_sub(16);
+            let input = stage(&self.scratch, data.get(..text).unwrap_or(&[]));
+            let p = self
+                .subtle
+                .encrypt(&params, &self.key, &input)
+                .map_err(|e| js_err("encrypt", &e))?;
+            let sealed = JsFuture::from(p).await.map_err(|e| js_err("encrypt", &e))?;
+            let sealed = Uint8Array::new(&sealed);
+            if sealed.length() as usize != data.len() {
+                return Err(io::Error::other("WebCrypto encrypt returned a wrong length"));
+            }
+            sealed.copy_to(data);
+            Ok(())
+        })
+    }
+}
+
+/// Import and verify parameters for a signature algorithm, and the hash length for PSS.
+fn sig_params(alg: VerifyAlgorithm) -> Result<(JsValue, JsValue), JsValue> {
+    let s = JsValue::from_str;
+    let ecdsa = |curve: &str, hash: &str| -> Result<(JsValue, JsValue), JsValue> {
+        Ok((
+            obj(&[("name", s("ECDSA")), ("namedCurve", s(curve))])?,
+            obj(&[("name", s("ECDSA")), ("hash", s(hash))])?,
+        ))
+    };
+    let pkcs1 = |hash: &str| -> Result<(JsValue, JsValue), JsValue> {
+        Ok((
+            obj(&[("name", s("RSASSA-PKCS1-v1_5")), ("hash", s(hash))])?,
+            obj(&[("name", s("RSASSA-PKCS1-v1_5"))])?,
+        ))
+    };
+    let pss = |hash: &str, salt: u32| -> Result<(JsValue, JsValue), JsValue> {
+        Ok((
+            obj(&[("name", s("RSA-PSS")), ("hash", s(hash))])?,
+            obj(&[("name", s("RSA-PSS")), ("saltLength", JsValue::from(salt))])?,
+        ))
+    };
+    match alg {
+        VerifyAlgorithm::EcdsaP256Sha256 => ecdsa("P-256", "SHA-256"),
+        VerifyAlgorithm::EcdsaP256Sha384 => ecdsa("P-256", "SHA-384"),
+        VerifyAlgorithm::EcdsaP384Sha256 => ecdsa("P-384", "SHA-256"),
+        VerifyAlgorithm::EcdsaP384Sha384 => ecdsa("P-384", "SHA-384"),
+        VerifyAlgorithm::RsaPkcs1Sha256 => pkcs1("SHA-256"),
+        VerifyAlgorithm::RsaPkcs1Sha384 => pkcs1("SHA-384"),
+        VerifyAlgorithm::RsaPkcs1Sha512 => pkcs1("SHA-512"),
+        VerifyAlgorithm::RsaPssSha256 => pss("SHA-256", 32),
+        VerifyAlgorithm::RsaPssSha384 => pss("SHA-384", 48),
+        VerifyAlgorithm::RsaPssSha512 => pss("SHA-512", 64),
+        VerifyAlgorithm::Ed25519 => Ok((obj(&[("name", s("Ed25519"))])?, obj(&[("name", s("Ed25519"))])?)),
+        #[allow(unreachable_patterns)] // algorithms added later stay in wasm until mapped here
+        _ => Err(JsValue::from_str("no WebCrypto mapping")),
+    }
+}
+
+fn is_rsa(alg: VerifyAlgorithm) -> bool {
+    matches!(
+        alg,
+        VerifyAlgorithm::RsaPkcs1Sha256
+            | VerifyAlgorithm::RsaPkcs1Sha384
+            | VerifyAlgorithm::RsaPkcs1Sha512
+            | VerifyAlgorithm::RsaPssSha256
+            | VerifyAlgorithm::RsaPssSha384
+            | VerifyAlgorithm::RsaPssSha512
+    )
+}
+
+/// ECDSA field size in bytes, for the DER → IEEE P1363 (`r || s`) conversion WebCrypto needs.
+fn ecdsa_len(alg: VerifyAlgorithm) -> Option<usize> {
+    match alg {
+        VerifyAlgorithm::EcdsaP256Sha256 | VerifyAlgorithm::EcdsaP256Sha384 => Some(32),
+        VerifyAlgorithm::EcdsaP384Sha256 | VerifyAlgorithm::EcdsaP384Sha384 => Some(48),
+        _ => None,
+    }
+}
+
+impl CryptoOffload for WebCrypto {
+    fn offloads_records(&self) -> bool {
+        self.records
+    }
+
+    fn offloads_signatures(&self) -> bool {
+        self.signatures
+    }
+
+    fn import_key<'a>(
+        &'a self,
+        algorithm: AeadAlgorithm,
+        key: &'a [u8],
+    ) -> LocalFuture<'a, io::Result<Rc<dyn RecordKey>>> {
+        Box::pin(async move {
+            if algorithm == AeadAlgorithm::ChaCha20Poly1305 {
+                self.bump(|c| c.inline_keys = c.inline_keys.saturating_add(1));
+                return self.inline.import_key(algorithm, key).await;
+            }
+            self.bump(|c| c.keys = c.keys.saturating_add(1));
+            let alg = obj(&[("name", JsValue::from_str("AES-GCM"))])
+                .map_err(|e| js_err("importKey", &e))?;
+            let usages = Array::of2(&JsValue::from_str("encrypt"), &JsValue::from_str("decrypt"));
+            let p = self
+                .subtle
+                .import_key("raw", &Uint8Array::from(key), &alg, false, &usages)
+                .map_err(|e| js_err("importKey", &e))?;
+            let k = JsFuture::from(p)
+                .await
+                .map_err(|e| js_err("importKey", &e))?;
+            Ok(Rc::new(AesKey {
+                subtle: self.subtle.clone().unchecked_into(),
+                key: k,
+                counts: Rc::clone(&self.counts),
+                scratch: Rc::clone(&self.scratch),
+            }) as Rc<dyn RecordKey>)
+        })
+    }
+
+    fn verify<'a>(
+        &'a self,
+        algorithm: VerifyAlgorithm,
+        spki: &'a [u8],
+        message: &'a [u8],
+        signature: &'a [u8],
+    ) -> LocalFuture<'a, Result<(), CryptoError>> {
+        Box::pin(async move {
+            if is_rsa(algorithm) {
+                rsa_size_ok(spki)?;
+            }
+            let sig = match ecdsa_len(algorithm) {
+                Some(n) => der_to_p1363(signature, n).ok_or(CryptoError::BadSignature)?,
+                None => signature.to_vec(),
+            };
+            match self.webcrypto_verify(algorithm, spki, message, &sig).await {
+                Some(true) => {
+                    self.bump(|c| c.verifies = c.verifies.saturating_add(1));
+                    Ok(())
+                }
+                Some(false) => {
+                    self.bump(|c| c.verifies = c.verifies.saturating_add(1));
+                    Err(CryptoError::BadSignature)
+                }
+                None => {
+                    self.bump(|c| c.inline_verifies = c.inline_verifies.saturating_add(1));
+                    burrow_crypto::sig::verify(algorithm, spki, message, signature)
+                }
+            }
+        })
+    }
+}
+
+impl WebCrypto {
+    /// `None`: WebCrypto could not take the key or algorithm (then burrow-crypto decides).
+    async fn webcrypto_verify(
+        &self,
+        algorithm: VerifyAlgorithm,
+        spki: &[u8],
+        message: &[u8],
+        sig: &[u8],
+    ) -> Option<bool> {
+        let (import, params) = sig_params(algorithm).ok()?;
+        let usages = Array::of1(&JsValue::from_str("verify"));
+        let p = self
+            .subtle
+            .import_key("spki", &Uint8Array::from(spki), &import, false, &usages)
+            .ok()?;
+        let key = JsFuture::from(p).await.ok()?;
+        let p = self
+            .subtle
+            .verify(&params, &key, &Uint8Array::from(sig), &Uint8Array::from(message))
+            .ok()?;
+        JsFuture::from(p).await.ok()?.as_bool()
+    }
+}
+
+/// DER `Ecdsa-Sig-Value` → fixed-size `r || s`. Strict: minimal INTEGERs, positive, each
+/// at most `n` bytes, nothing trailing (`None` otherwise: the signature is refused).
+pub fn der_to_p1363(der: &[u8], n: usize) -> Option<Vec<u8>> {
+    let (&tag, rest) = der.split_first()?;
+    if tag != 0x30 {
+        return None;
+    }
+    let (len, body) = der_len(rest)?;
+    if body.len() != len {
+        return None;
+    }
+    let (r, rest) = der_uint(body)?;
+    let (s, rest) = der_uint(rest)?;
+    if !rest.is_empty() || r.len() > n || s.len() > n || r.is_empty() || s.is_empty() {
+        return None;
+    }
+    let mut out = vec![0u8; n.checked_mul(2)?];
+    out.get_mut(n.checked_sub(r.len())?..n)?.copy_from_slice(r);
+    out.get_mut(n.checked_mul(2)?.checked_sub(s.len())?..)?
+        .copy_from_slice(s);
+    Some(out)
+}
+
+/// A DER length (short form, or one/two length bytes) and what follows it.
+fn der_len(b: &[u8]) -> Option<(usize, &[u8])> {
+    let (&first, rest) = b.split_first()?;
+    match first {
+        0..=0x7f => Some((usize::from(first), rest)),
+        0x81 => {
+            let (&l, rest) = rest.split_first()?;
+            (l >= 0x80).then_some((usize::from(l), rest))
+        }
+        0x82 => {
+            let (&[hi, lo], rest) = rest.split_first_chunk::<2>()?;
+            let l = usize::from(u16::from_be_bytes([hi, lo]));
+            (l >= 0x100).then_some((l, rest))
+        }
+        _ => None,
+    }
+}
+
+/// A DER INTEGER that must be positive, as its magnitude without the sign byte.
+fn der_uint(b: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (&tag, rest) = b.split_first()?;
+    if tag != 0x02 {
+        return None;
+    }
+    let (len, rest) = der_len(rest)?;
+    let (v, rest) = rest.split_at_checked(len)?;
+    let (&first, tail) = v.split_first()?;
+    if first & 0x80 != 0 {
+        return None; // negative
+    }
+    if first == 0 {
+        // Only a sign byte may lead with zero, and then the next byte has its top bit set.
+        match tail.first() {
+            Some(&b) if b & 0x80 != 0 => Some((tail, rest)),
+            _ => None,
+        }
+    } else {
+        Some((v, rest))
+    }
+}
+
+/// burrow-crypto's RSA policy (2048..=8192-bit moduli), applied before WebCrypto sees the key.
+fn rsa_size_ok(spki: &[u8]) -> Result<(), CryptoError> {
+    let bits = rsa_modulus_bits(spki).ok_or(CryptoError::InvalidPublicKey)?;
+    if bits < burrow_crypto::sig::MIN_RSA_BITS {
+        return Err(CryptoError::KeyTooSmall);
+    }
+    if bits > burrow_crypto::sig::MAX_RSA_BITS {
+        return Err(CryptoError::KeyTooLarge);
+    }
+    Ok(())
+}
+
+/// The modulus size of an RSA SubjectPublicKeyInfo: SEQUENCE { AlgorithmIdentifier,
+/// BIT STRING { SEQUENCE { INTEGER n, INTEGER e } } }.
+fn rsa_modulus_bits(spki: &[u8]) -> Option<usize> {
+    let body = der_expect(spki, 0x30)?;
+    let (_, after_alg) = der_take(body, 0x30)?;
+    let (bits, _) = der_take(after_alg, 0x03)?;
+    let (&unused, key) = bits.split_first()?;
+    if unused != 0 {
+        return None;
+    }
+    let (n, _) = der_uint(der_expect(key, 0x30)?)?;
+    let (&top, _) = n.split_first()?;
+    let lead = usize::try_from(top.leading_zeros()).ok()?;
+    n.len().checked_mul(8)?.checked_sub(lead)
+}
+
+/// The contents of the element with `tag` at the start of `b`, and what follows it.
+fn der_take(b: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
+    let (&t, rest) = b.split_first()?;
+    if t != tag {
+        return None;
+    }
+    let (len, rest) = der_len(rest)?;
+    rest.split_at_checked(len)
+}
+
+/// The contents of `b`, which must be exactly one element with `tag`.
+fn der_expect(b: &[u8], tag: u8) -> Option<&[u8]> {
+    match der_take(b, tag)? {
+        (body, []) => Some(body),
+        _ => None,
+    }
+}

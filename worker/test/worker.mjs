@@ -1,0 +1,237 @@
+// The end-to-end test Worker: the demo Worker's routes plus test-only routes, run by
+// worker/test/e2e.mjs under `wrangler dev` (worker/test/wrangler.toml sets BURROW_TEST_HOOKS).
+// Nothing here ships in the package.
+
+import { connect } from "cloudflare:sockets";
+import OpenAI from "openai";
+import demo, { clientOptions } from "../js/entry.mjs";
+import { Client, BurrowError, wasmMemoryBytes, wasmCryptoCounts, __debugPanic } from "../js/burrow.mjs";
+
+function json(value, status = 200) {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}
+
+function err(e) {
+  return { name: e?.name, code: e?.code ?? null, phase: e?.phase ?? null, message: String(e?.message ?? e), burrow: e instanceof BurrowError };
+}
+
+async function sha256hex(buf) {
+  const d = await crypto.subtle.digest("SHA-256", buf);
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A client kept across requests on purpose (the cross-request test).
+let globalClient = null;
+
+const routes = {
+  // One fetch, reported: status, size, SHA-256 of the decoded body, meta, crypto counts.
+  async "/t/get"(p, env) {
+    const before = wasmCryptoCounts();
+    const client = new Client(clientOptions(env, p));
+    try {
+      const r = await client.fetch(p.get("url"), { method: p.get("method") ?? "GET" });
+      const body = await r.arrayBuffer();
+      const after = wasmCryptoCounts();
+      return json({
+        ok: true,
+        status: r.status,
+        bytes: body.byteLength,
+        sha256: await sha256hex(body),
+        contentEncoding: r.headers.get("content-encoding"),
+        meta: r.burrow,
+        stats: client.stats(),
+        wasm: { aesGcm: after.aesGcm - before.aesGcm, signatures: after.signatures - before.signatures, chacha: after.chacha20Poly1305 - before.chacha20Poly1305 },
+      });
+    } catch (e) {
+      return json({ ok: false, error: err(e) });
+    }
+  },
+
+  // Streams the upstream body with timestamps per chunk: proves incremental delivery.
+  async "/t/chunks"(p, env) {
+    const client = new Client(clientOptions(env, p));
+    const r = await client.fetch(p.get("url"));
+    const reader = r.body.getReader();
+    const t0 = Date.now();
+    const chunks = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push({ at: Date.now() - t0, bytes: value.byteLength });
+    }
+    return json({ chunks });
+  },
+
+  // POST a body of `n` bytes (as a ReadableStream when stream=1) to an echo URL; counts and
+  // sizes every socket write() through an instrumented connect.
+  async "/t/post"(p, env) {
+    const n = Number(p.get("n") ?? 1048576);
+    const writes = [];
+    const counting = (addr, opts) => {
+      const s = connect(addr, opts);
+      const w = s.writable;
+      const orig = w.getWriter.bind(w);
+      Object.defineProperty(s, "writable", {
+        value: {
+          getWriter() {
+            const wr = orig();
+            return {
+              write(c) { writes.push(c.byteLength); return wr.write(c); },
+              close() { return wr.close(); },
+              releaseLock() { return wr.releaseLock(); },
+              get closed() { return wr.closed; },
+              get ready() { return wr.ready; },
+            };
+          },
+        },
+      });
+      return s;
+    };
+    const data = new Uint8Array(n);
+    for (let i = 0; i < n; i++) data[i] = (i * 7 + 3) & 0xff;
+    const client = new Client({ ...clientOptions(env, p), connect: counting });
+    let body = data;
+    if (p.get("stream") === "1") {
+      let off = 0;
+      body = new ReadableStream({
+        pull(c) {
+          if (off >= n) { c.close(); return; }
+          const piece = data.subarray(off, Math.min(n, off + 100000));
+          off += piece.byteLength;
+          c.enqueue(piece.slice());
+        },
+      });
+    }
+    try {
+      const r = await client.fetch(p.get("url"), { method: "POST", body, headers: { "content-type": "application/octet-stream" } });
+      const echoed = await r.arrayBuffer();
+      return json({ ok: true, status: r.status, sent: await sha256hex(data), echoed: await sha256hex(echoed), echoedBytes: echoed.byteLength, maxWrite: Math.max(0, ...writes), writes: writes.length, httpVersion: r.burrow.httpVersion });
+    } catch (e) {
+      return json({ ok: false, error: err(e) });
+    }
+  },
+
+  // Aborts a fetch mid-body, then fetches again on the same client.
+  async "/t/abort"(p, env) {
+    const client = new Client(clientOptions(env, p));
+    const ac = new AbortController();
+    let aborted;
+    try {
+      const r = await client.fetch(p.get("url"), { signal: ac.signal });
+      const reader = r.body.getReader();
+      await reader.read();
+      ac.abort();
+      await reader.read();
+      aborted = { name: "no error" };
+    } catch (e) {
+      aborted = err(e);
+    }
+    // Aborted before it starts.
+    let early;
+    try {
+      const ac2 = new AbortController();
+      ac2.abort();
+      await client.fetch(p.get("url"), { signal: ac2.signal });
+      early = { name: "no error" };
+    } catch (e) {
+      early = err(e);
+    }
+    const again = await client.fetch(p.get("next") ?? p.get("url"));
+    const body = await again.arrayBuffer();
+    return json({ aborted, early, next: { status: again.status, bytes: body.byteLength } });
+  },
+
+  // `n` sequential requests on one client; the memory high-water mark before and after.
+  async "/t/many"(p, env) {
+    const n = Number(p.get("n") ?? 1000);
+    const client = new Client(clientOptions(env, p));
+    const first = wasmMemoryBytes();
+    let afterWarm = first;
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      const r = await client.fetch(p.get("url"));
+      bytes += (await r.arrayBuffer()).byteLength;
+      if (i === 9) afterWarm = wasmMemoryBytes();
+    }
+    return json({ n, bytes, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes() });
+  },
+
+  // `n` fetches at once to distinct origins; all must succeed, at most six await heads.
+  async "/t/parallel"(p, env) {
+    const urls = p.getAll("url");
+    const client = new Client(clientOptions(env, p));
+    const results = await Promise.allSettled(urls.map(async (u) => {
+      const r = await client.fetch(u);
+      return (await r.arrayBuffer()).byteLength;
+    }));
+    return json({ results: results.map((r) => (r.status === "fulfilled" ? { ok: true, bytes: r.value } : { ok: false, error: err(r.reason) })), stats: client.stats() });
+  },
+
+  // Request 1 makes a client and pools a connection; request 2 uses the same client.
+  async "/t/global"(p, env) {
+    const step = p.get("step");
+    if (step === "1") {
+      globalClient = new Client(clientOptions(env, p));
+      const r = await globalClient.fetch(p.get("url"));
+      await r.arrayBuffer();
+      return json({ ok: true });
+    }
+    const t0 = Date.now();
+    try {
+      const r = await globalClient.fetch(p.get("url"));
+      await r.arrayBuffer();
+      return json({ ok: true, ms: Date.now() - t0 });
+    } catch (e) {
+      return json({ ok: false, ms: Date.now() - t0, error: err(e) });
+    }
+  },
+
+  // A real SDK from npm with burrow's fetch, against a local origin that speaks its API.
+  async "/t/sdk"(p, env) {
+    const client = new Client(clientOptions(env, p));
+    const openai = new OpenAI({ apiKey: "sk-test-burrow", baseURL: p.get("base"), fetch: client.fetch, maxRetries: 0 });
+    try {
+      const chat = await openai.chat.completions.create({ model: "burrow-test", messages: [{ role: "user", content: "say hi" }] });
+      const stream = await openai.chat.completions.create({ model: "burrow-test", messages: [{ role: "user", content: "stream" }], stream: true });
+      let streamed = "";
+      for await (const part of stream) streamed += part.choices[0]?.delta?.content ?? "";
+      return json({ ok: true, content: chat.choices[0].message.content, streamed });
+    } catch (e) {
+      return json({ ok: false, error: err(e) });
+    }
+  },
+
+  // Argument mistakes are TypeErrors.
+  async "/t/typeerrors"() {
+    const out = {};
+    try { new Client({}); out.noConnect = "no error"; } catch (e) { out.noConnect = err(e); }
+    const client = new Client({ connect });
+    try { await client.fetch("not a url"); out.badUrl = "no error"; } catch (e) { out.badUrl = err(e); }
+    try { new Client({ connect, timeouts: { idleMs: "soon" } }); out.badOption = "no error"; } catch (e) { out.badOption = err(e); }
+    try { await client.fetch("socks://x/"); out.scheme = "no error"; } catch (e) { out.scheme = err(e); }
+    return json(out);
+  },
+
+  async "/t/panic"() {
+    try { __debugPanic(); return json({ trapped: false }); } catch (e) { return json({ trapped: true, error: err(e) }); }
+  },
+
+  async "/t/memory"() {
+    return json({ memory: wasmMemoryBytes(), crypto: wasmCryptoCounts() });
+  },
+};
+
+export default {
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    const route = routes[url.pathname];
+    if (route) {
+      try {
+        return await route(url.searchParams, env, ctx);
+      } catch (e) {
+        return json({ ok: false, error: err(e) }, 500);
+      }
+    }
+    return demo.fetch(request, env, ctx);
+  },
+};
