@@ -97,6 +97,9 @@ export class Client {
 
   /** WHATWG-shaped fetch through burrow. */
   async fetch(input, init = undefined) {
+    if (this.#raw === null) {
+      throw new BurrowError("CLIENT_CLOSED", "request", "CLIENT_CLOSED: this Client was closed: make a new one");
+    }
     if (this.#generation !== generation) {
       throw new BurrowError("WASM_TRAP", "runtime", "burrow's wasm instance was restarted after a trap: make a new Client");
     }
@@ -131,56 +134,72 @@ export class Client {
     const token = new glue.AbortToken();
     const onAbort = () => token.abort();
     signal?.addEventListener("abort", onAbort, { once: true });
+    // The wasm-side objects of this fetch are freed as soon as it is over: workerd gives no
+    // promise that finalizers run, and linear memory must not grow across requests.
     let raw;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      signal?.removeEventListener("abort", onAbort);
+      raw?.free();
+      token.free();
+    };
     try {
       raw = await this.#raw.fetch(req.method, req.url, headers, body, stream, token);
     } catch (e) {
-      signal?.removeEventListener("abort", onAbort);
+      finish();
       throw toError(e, signal);
-    }
-    if (redirect === "error" && raw.status >= 300 && raw.status < 400 && raw.headers.some(([n]) => n.toLowerCase() === "location")) {
-      raw.cancel();
-      signal?.removeEventListener("abort", onAbort);
-      throw new TypeError(`burrow: redirect to a Location with redirect: "error" (status ${raw.status})`);
     }
     const status = raw.status;
     const meta = raw.meta;
+    const rawHeaders = raw.headers;
+    const finalUrl = raw.url;
+    if (redirect === "error" && status >= 300 && status < 400 && rawHeaders.some(([n]) => n.toLowerCase() === "location")) {
+      raw.cancel();
+      finish();
+      throw new TypeError(`burrow: redirect to a Location with redirect: "error" (status ${status})`);
+    }
     const noBody = NULL_BODY.has(status) || req.method === "HEAD";
     let readable = null;
     if (noBody) {
       raw.cancel();
-      signal?.removeEventListener("abort", onAbort);
+      finish();
     } else {
       readable = new ReadableStream(
         {
           async pull(controller) {
+            if (finished) {
+              controller.close();
+              return;
+            }
             let chunk;
             try {
               chunk = await raw.next();
             } catch (e) {
-              signal?.removeEventListener("abort", onAbort);
+              finish();
               controller.error(toError(e, signal));
               return;
             }
             if (chunk === undefined) {
-              signal?.removeEventListener("abort", onAbort);
+              finish();
               controller.close();
             } else {
               controller.enqueue(chunk);
             }
           },
           cancel() {
-            signal?.removeEventListener("abort", onAbort);
-            raw.cancel();
+            if (!finished) raw.cancel();
+            finish();
           },
         },
         { highWaterMark: 0 },
       );
     }
-    const init2 = { status: status < 200 || status > 599 ? 200 : status, headers: raw.headers };
+    const init2 = { status: status < 200 || status > 599 ? 200 : status, headers: rawHeaders };
     const response = new Response(readable, init2);
     Object.defineProperty(response, "burrow", { value: meta, enumerable: true });
-    Object.defineProperty(response, "url", { value: raw.url, enumerable: true });
+    Object.defineProperty(response, "url", { value: finalUrl, enumerable: true });
     Object.defineProperty(response, "redirected", { value: meta.redirects > 0, enumerable: true });
     if (init2.status !== status) Object.defineProperty(response, "status", { value: status });
     return response;
@@ -191,9 +210,14 @@ export class Client {
     return this.#raw.stats();
   }
 
-  /** Closes idle connections; later fetches fail with `CLIENT_CLOSED`. */
+  /** Closes the pool and frees the client's wasm memory; later fetches fail with
+   * `CLIENT_CLOSED`. Call it when a request is done with its client (finalizers are not
+   * promised to run in workerd). Bodies still streaming keep their connection until done. */
   close() {
+    if (this.#raw === null) return;
     this.#raw.close();
+    this.#raw.free();
+    this.#raw = null;
   }
 }
 

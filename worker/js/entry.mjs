@@ -69,7 +69,13 @@ function target(params) {
 
 async function relay(request, env, params) {
   const client = new Client(clientOptions(env, params));
-  const upstream = await client.fetch(target(params), { signal: request.signal });
+  let upstream;
+  try {
+    upstream = await client.fetch(target(params), { signal: request.signal });
+  } finally {
+    // The body keeps what it needs (its connection) until it is read; the rest goes now.
+    client.close();
+  }
   const headers = new Headers();
   for (const [n, v] of upstream.headers) {
     if (HOP_BY_HOP.has(n)) continue;
@@ -85,8 +91,13 @@ async function relay(request, env, params) {
 async function info(request, env, params) {
   const client = new Client(clientOptions(env, params));
   const started = Date.now();
-  const r = await client.fetch(target(params), { signal: request.signal });
-  const body = await r.arrayBuffer();
+  let r, body;
+  try {
+    r = await client.fetch(target(params), { signal: request.signal });
+    body = await r.arrayBuffer();
+  } finally {
+    client.close();
+  }
   return json(200, {
     url: r.url,
     status: r.status,

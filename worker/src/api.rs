@@ -119,7 +119,11 @@ impl AbortToken {
             if self.state.aborted.get() {
                 Poll::Ready(())
             } else {
-                self.state.wakers.borrow_mut().push(cx.waker().clone());
+                // Polled once per wake-up of the guarded work: keep one entry per task.
+                let mut w = self.state.wakers.borrow_mut();
+                if !w.iter().any(|x| x.will_wake(cx.waker())) {
+                    w.push(cx.waker().clone());
+                }
                 Poll::Pending
             }
         })
@@ -241,8 +245,7 @@ impl RawClient {
             let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
             for pair in headers.iter() {
                 let pair: Array = pair.unchecked_into();
-                let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string())
-                else {
+                let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
                     continue;
                 };
                 req.headers.push((n, v));
@@ -267,10 +270,7 @@ impl RawClient {
                     None,
                 ));
             }
-            let result = token
-                .guard(http.fetch(req))
-                .await
-                .ok_or_else(abort_value)?;
+            let result = token.guard(http.fetch(req)).await.ok_or_else(abort_value)?;
             let resp = result.map_err(|e| {
                 if context.is_foreign() {
                     error_value(&crate::context::cross_request_error(), None)
@@ -303,7 +303,11 @@ impl RawClient {
             set(&o, "webcrypto", w);
         }
         if let Some(h) = self.http.borrow().as_ref() {
-            set(&o, "pendingHeadsHighWater", h.pending_heads_high_water() as f64);
+            set(
+                &o,
+                "pendingHeadsHighWater",
+                h.pending_heads_high_water() as f64,
+            );
         }
         o.into()
     }
@@ -430,7 +434,9 @@ fn meta_value(r: &Response<WorkerNet>) -> JsValue {
     set(
         &o,
         "contentEncoding",
-        m.content_encoding.clone().map_or(JsValue::NULL, JsValue::from),
+        m.content_encoding
+            .clone()
+            .map_or(JsValue::NULL, JsValue::from),
     );
     let t = Object::new();
     set(&t, "connect", m.timings.connect as f64);

@@ -43,7 +43,9 @@ pub(crate) fn install_panic_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            console_error(&format!("burrow: panic (the wasm instance is lost): {info}"));
+            console_error(&format!(
+                "burrow: panic (the wasm instance is lost): {info}"
+            ));
         }));
     });
 }

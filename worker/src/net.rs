@@ -78,7 +78,7 @@ extern "C" {
     fn close_writer(this: &Writer) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(js_name = setTimeout, catch)]
-    fn set_timeout(callback: &Function, ms: f64) -> Result<JsValue, JsValue>;
+    fn set_timeout_with_key(callback: &JsValue, ms: f64, key: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = clearTimeout, catch)]
     fn clear_timeout(id: &JsValue) -> Result<(), JsValue>;
 }
@@ -254,47 +254,69 @@ impl Net for WorkerNet {
 }
 
 /// A timer through `setTimeout`, cleared if dropped first (deadlines race every phase, and the
-/// losing timers must not pile up in the isolate).
+/// losing timers must not pile up in the isolate). All timers share one callback, called with
+/// the timer's key: a per-timer closure or `JsFuture` would stay allocated in linear memory
+/// for a cleared timer whose promise never settles (measured: ~130 bytes a request).
 struct Sleep {
+    key: u32,
     id: JsValue,
-    fut: JsFuture,
+}
+
+#[derive(Default)]
+struct TimerSlot {
     fired: bool,
+    waker: Option<std::task::Waker>,
+}
+
+thread_local! {
+    static TIMERS: RefCell<std::collections::HashMap<u32, TimerSlot>> = RefCell::default();
+    static NEXT_TIMER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static FIRE: Closure<dyn FnMut(u32)> = Closure::new(|key: u32| {
+        let waker = TIMERS.with(|t| {
+            t.borrow_mut().get_mut(&key).and_then(|slot| {
+                slot.fired = true;
+                slot.waker.take()
+            })
+        });
+        if let Some(w) = waker {
+            w.wake();
+        }
+    });
 }
 
 impl Sleep {
     fn new(ms: f64) -> Option<Sleep> {
-        let id: Rc<RefCell<Option<JsValue>>> = Rc::default();
-        let slot = Rc::clone(&id);
-        let promise = Promise::new(&mut |resolve, _reject| {
-            if let Ok(v) = set_timeout(&resolve, ms) {
-                *slot.borrow_mut() = Some(v);
-            }
+        let key = NEXT_TIMER.with(|n| {
+            let k = n.get().wrapping_add(1);
+            n.set(k);
+            k
         });
-        let id = id.borrow_mut().take()?;
-        Some(Sleep {
-            id,
-            fut: JsFuture::from(promise),
-            fired: false,
-        })
+        let id = FIRE
+            .with(|f| set_timeout_with_key(f.as_ref(), ms, key))
+            .ok()?;
+        TIMERS.with(|t| t.borrow_mut().insert(key, TimerSlot::default()));
+        Some(Sleep { key, id })
     }
 }
 
 impl Future for Sleep {
     type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<()> {
-        match Pin::new(&mut self.fut).poll(cx) {
-            Poll::Ready(_) => {
-                self.fired = true;
-                Poll::Ready(())
+    fn poll(self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<()> {
+        TIMERS.with(|t| match t.borrow_mut().get_mut(&self.key) {
+            Some(slot) if slot.fired => Poll::Ready(()),
+            Some(slot) => {
+                slot.waker = Some(cx.waker().clone());
+                Poll::Pending
             }
-            Poll::Pending => Poll::Pending,
-        }
+            None => Poll::Ready(()),
+        })
     }
 }
 
 impl Drop for Sleep {
     fn drop(&mut self) {
-        if !self.fired {
+        let slot = TIMERS.with(|t| t.borrow_mut().remove(&self.key));
+        if !slot.is_some_and(|s| s.fired) {
             let _ = clear_timeout(&self.id);
         }
     }
@@ -362,7 +384,10 @@ impl NetStream for WorkerSocket {
             if self.inflight.is_none() {
                 self.context.check().map_err(Error::into_io)?;
                 let ab = self.buffer.take().ok_or_else(|| {
-                    io::Error::new(io::ErrorKind::BrokenPipe, "the socket's read buffer is gone")
+                    io::Error::new(
+                        io::ErrorKind::BrokenPipe,
+                        "the socket's read buffer is gone",
+                    )
                 })?;
                 let view = Uint8Array::new(&ab);
                 let p = self.reader.read_into(&view).map_err(|e| self.fail(&e))?;

@@ -82,9 +82,8 @@ fn strings(o: &JsValue, k: &str) -> Result<Option<Vec<String>>, JsValue> {
     };
     arr.iter()
         .map(|x| {
-            x.as_string().ok_or_else(|| {
-                type_error(&format!("burrow: option `{k}` must hold only strings"))
-            })
+            x.as_string()
+                .ok_or_else(|| type_error(&format!("burrow: option `{k}` must hold only strings")))
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
@@ -126,14 +125,12 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
             "burrow: new Client(options) needs an options object with `connect` (from cloudflare:sockets)",
         ));
     }
-    let connect = get(o, "connect")
-        .dyn_into::<Function>()
-        .map_err(|_| {
-            type_error(
-                "burrow: option `connect` must be the `connect` function of cloudflare:sockets \
+    let connect = get(o, "connect").dyn_into::<Function>().map_err(|_| {
+        type_error(
+            "burrow: option `connect` must be the `connect` function of cloudflare:sockets \
                  (import { connect } from \"cloudflare:sockets\")",
-            )
-        })?;
+        )
+    })?;
     let mut c = ClientConfig::default();
     if let Some(p) = string(o, "proxy")? {
         if !p.is_empty() {

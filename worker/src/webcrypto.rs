@@ -189,14 +189,18 @@ impl RecordKey for AesKey {
             let plain = Uint8Array::new(&plain);
             let n = plain.length() as usize;
             if n.saturating_add(16) != data.len() {
-                return Err(io::Error::other("WebCrypto decrypt returned a wrong length"));
+                return Err(io::Error::other(
+                    "WebCrypto decrypt returned a wrong length",
+                ));
             }
             match data.get_mut(..n) {
                 Some(dst) => {
                     plain.copy_to(dst);
                     Ok(true)
                 }
-                None => Err(io::Error::other("WebCrypto decrypt returned a wrong length")),
+                None => Err(io::Error::other(
+                    "WebCrypto decrypt returned a wrong length",
+                )),
             }
         })
     }
@@ -219,7 +223,9 @@ impl RecordKey for AesKey {
             let sealed = JsFuture::from(p).await.map_err(|e| js_err("encrypt", &e))?;
             let sealed = Uint8Array::new(&sealed);
             if sealed.length() as usize != data.len() {
-                return Err(io::Error::other("WebCrypto encrypt returned a wrong length"));
+                return Err(io::Error::other(
+                    "WebCrypto encrypt returned a wrong length",
+                ));
             }
             sealed.copy_to(data);
             Ok(())
@@ -259,7 +265,10 @@ fn sig_params(alg: VerifyAlgorithm) -> Result<(JsValue, JsValue), JsValue> {
         VerifyAlgorithm::RsaPssSha256 => pss("SHA-256", 32),
         VerifyAlgorithm::RsaPssSha384 => pss("SHA-384", 48),
         VerifyAlgorithm::RsaPssSha512 => pss("SHA-512", 64),
-        VerifyAlgorithm::Ed25519 => Ok((obj(&[("name", s("Ed25519"))])?, obj(&[("name", s("Ed25519"))])?)),
+        VerifyAlgorithm::Ed25519 => Ok((
+            obj(&[("name", s("Ed25519"))])?,
+            obj(&[("name", s("Ed25519"))])?,
+        )),
         #[allow(unreachable_patterns)] // algorithms added later stay in wasm until mapped here
         _ => Err(JsValue::from_str("no WebCrypto mapping")),
     }
@@ -376,7 +385,12 @@ impl WebCrypto {
         let key = JsFuture::from(p).await.ok()?;
         let p = self
             .subtle
-            .verify(&params, &key, &Uint8Array::from(sig), &Uint8Array::from(message))
+            .verify(
+                &params,
+                &key,
+                &Uint8Array::from(sig),
+                &Uint8Array::from(message),
+            )
             .ok()?;
         JsFuture::from(p).await.ok()?.as_bool()
     }

@@ -44,6 +44,8 @@ const routes = {
       });
     } catch (e) {
       return json({ ok: false, error: err(e) });
+    } finally {
+      client.close();
     }
   },
 
@@ -148,12 +150,15 @@ const routes = {
     const first = wasmMemoryBytes();
     let afterWarm = first;
     let bytes = 0;
+    const marks = [];
     for (let i = 0; i < n; i++) {
       const r = await client.fetch(p.get("url"));
       bytes += (await r.arrayBuffer()).byteLength;
       if (i === 9) afterWarm = wasmMemoryBytes();
+      if ((i + 1) % 250 === 0) marks.push(wasmMemoryBytes());
     }
-    return json({ n, bytes, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes() });
+    client.close();
+    return json({ n, bytes, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes(), marks });
   },
 
   // `n` fetches at once to distinct origins; all must succeed, at most six await heads.

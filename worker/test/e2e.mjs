@@ -1,0 +1,337 @@
+// burrow inside workerd, end to end: starts the test Worker (worker/test/worker.mjs) under
+// `wrangler dev` on loopback, and checks it against the real peers of ../shared/peers (which
+// must be running: script/test starts them) and two local origins this script serves itself
+// (an OpenAI-shaped API over TLS, for the SDK check).
+//
+//   node worker/test/e2e.mjs            (PEERS_STATE, default /tmp/burrow-peers)
+//
+// Prints one line per check and closes with "N passed, N failed"; exits non-zero on a failure.
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import https from "node:https";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const state = process.env.PEERS_STATE || "/tmp/burrow-peers";
+const peers = JSON.parse(fs.readFileSync(path.join(state, "peers.json"), "utf8"));
+const port = (name) => {
+  const p = peers.peers.find((x) => x.name === name);
+  if (!p) throw new Error(`peer ${name} missing from ${state}/peers.json`);
+  return p.port;
+};
+const creds = peers.creds;
+const sums = Object.fromEntries(
+  fs
+    .readFileSync(path.join(state, "www", "sha256sums"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => l.split(/\s+/))
+    .map(([h, n]) => [n, h]),
+);
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok ? "" : `  ${detail}`}`);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+// --- the OpenAI-shaped origin (TLS with the peers' test leaf) ---------------------------
+function startApi() {
+  const pki = path.join(state, "pki");
+  const server = https.createServer(
+    {
+      key: fs.readFileSync(path.join(pki, "leaf-p256.key")),
+      cert: fs.readFileSync(path.join(pki, "leaf-p256.chain.pem")),
+    },
+    (req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        if (req.url !== "/v1/chat/completions" || req.headers.authorization !== "Bearer sk-test-burrow") {
+          res.writeHead(404, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: { message: `unexpected ${req.method} ${req.url}` } }));
+          return;
+        }
+        const ask = JSON.parse(body);
+        if (ask.stream) {
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          const words = ["hel", "lo ", "from ", "burrow"];
+          let i = 0;
+          const tick = () => {
+            if (i < words.length) {
+              const chunk = { id: "c1", object: "chat.completion.chunk", created: 1, model: ask.model, choices: [{ index: 0, delta: { content: words[i++] }, finish_reason: null }] };
+              res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+              setTimeout(tick, 20);
+            } else {
+              res.end("data: [DONE]\n\n");
+            }
+          };
+          tick();
+          return;
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "c0",
+            object: "chat.completion",
+            created: 1,
+            model: ask.model,
+            choices: [{ index: 0, message: { role: "assistant", content: `you said: ${ask.messages[0].content}` }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          }),
+        );
+      });
+    },
+  );
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+// --- wrangler dev ------------------------------------------------------------------------
+async function startWorker() {
+  const caPem = fs.readFileSync(path.join(state, "pki", "root.pem"), "utf8");
+  fs.writeFileSync(path.join(here, ".dev.vars"), `CA_PEM=${JSON.stringify(caPem)}\n`);
+  const p = await freePort();
+  const inspector = await freePort();
+  const logDir = process.env.TEST_LOG_DIR || path.join(root, "target", "test-logs");
+  fs.mkdirSync(logDir, { recursive: true });
+  const log = fs.openSync(path.join(logDir, "wrangler-e2e.log"), "w");
+  const child = spawn(
+    path.join(root, "node_modules", ".bin", "wrangler"),
+    ["dev", "--config", path.join(here, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(p), "--inspector-port", String(inspector), "--show-interactive-dev-session=false"],
+    { cwd: here, stdio: ["ignore", log, log], detached: true },
+  );
+  const base = `http://127.0.0.1:${p}`;
+  for (let i = 0; i < 240; i++) {
+    try {
+      const r = await fetch(`${base}/health`);
+      if (r.ok) return { child, base };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  try { process.kill(-child.pid); } catch {}
+  throw new Error(`wrangler dev did not answer on ${base} (log: ${logDir}/wrangler-e2e.log)`);
+}
+
+async function get(base, route, params) {
+  const u = new URL(route, base);
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) for (const x of v) u.searchParams.append(k, x);
+    else if (v !== undefined) u.searchParams.set(k, v);
+  }
+  const r = await fetch(u);
+  const text = await r.text();
+  try {
+    return { status: r.status, json: JSON.parse(text), headers: r.headers };
+  } catch {
+    return { status: r.status, text, headers: r.headers };
+  }
+}
+
+async function main() {
+  const api = await startApi();
+  const { child, base } = await startWorker();
+  const stop = () => {
+    try { process.kill(-child.pid, "SIGTERM"); } catch {}
+    api.close();
+  };
+  try {
+    await run(base, api.address().port);
+  } finally {
+    stop();
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+const L = (name, p = "") => `https://localhost:${port(name)}${p}`;
+
+async function run(base, apiPort) {
+  const u = creds.proxy_user ?? "proxyuser";
+  const pw = creds.proxy_pass ?? "proxypass";
+  const su = creds.socks_user ?? "socksuser";
+  const sp = creds.socks_pass ?? "sockspass";
+  const proxies = {
+    direct: "",
+    squid: `http://127.0.0.1:${port("SQUID")}`,
+    "squid+auth": `http://${u}:${pw}@127.0.0.1:${port("SQUID_AUTH")}`,
+    tinyproxy: `http://127.0.0.1:${port("HTTP_PROXY")}`,
+    "microsocks(socks5h)": `socks5h://127.0.0.1:${port("SOCKS")}`,
+    "microsocks(socks5h)+auth": `socks5h://${su}:${sp}@127.0.0.1:${port("SOCKS_AUTH")}`,
+    "https-proxy": `https://localhost:${port("HTTPS_PROXY")}`,
+    "https-proxy+auth": `https://${u}:${pw}@localhost:${port("HTTPS_PROXY_AUTH")}`,
+  };
+  const origins = { "nginx-h2": "DEF", "nginx-h1": "H1", caddy: "CADDY", "tls1.2": "TLS12", hrr: "HRR" };
+  const files = ["1k", "1m", "4m.bin"];
+
+  // 1. The matrix: every proxy × origin × body, byte-exact, with offload proven by counts.
+  for (const [pname, proxy] of Object.entries(proxies)) {
+    for (const [oname, peer] of Object.entries(origins)) {
+      for (const f of files) {
+        const r = await get(base, "/t/get", { url: L(peer, `/${f}`), proxy });
+        const j = r.json ?? {};
+        const ok = j.ok === true && j.status === 200 && j.sha256 === sums[f] && j.wasm?.aesGcm === 0 && j.wasm?.signatures === 0 && j.stats?.webcrypto?.opens > 0;
+        check(`${pname} → ${oname} /${f}`, ok, JSON.stringify(j.error ?? { status: j.status, sha: j.sha256, wasm: j.wasm, bytes: j.bytes }));
+      }
+    }
+  }
+
+  // 2. The protocol each origin should give, and /1m really was gzip on the wire and decoded.
+  {
+    const r = (await get(base, "/t/get", { url: L("DEF", "/1m") })).json;
+    check("nginx /1m: HTTP/2, TLS 1.3, decoded gzip", r.meta?.httpVersion === "HTTP/2" && r.meta?.tls?.version === "TLSv1.3" && r.meta?.contentEncoding === "gzip" && r.sha256 === sums["1m"], JSON.stringify(r.meta));
+    const h1 = (await get(base, "/t/get", { url: L("H1", "/1k") })).json;
+    check("nginx h1-only: HTTP/1.1 by ALPN", h1.meta?.httpVersion === "HTTP/1.1" && h1.meta?.tls?.alpn === "http/1.1", JSON.stringify(h1.meta));
+    const t12 = (await get(base, "/t/get", { url: L("TLS12", "/1k") })).json;
+    check("TLS 1.2 origin negotiates TLS 1.2 (AES-GCM in WebCrypto)", t12.meta?.tls?.version === "TLSv1.2" && t12.wasm?.aesGcm === 0, JSON.stringify(t12.meta?.tls));
+    const ch = (await get(base, "/t/get", { url: L("TLS13_CHACHA", "/1k") })).json;
+    check("ChaCha20-Poly1305 stays in wasm", ch.ok && ch.meta?.tls?.cipher === "TLS_CHACHA20_POLY1305_SHA256" && ch.wasm?.chacha > 0 && ch.stats?.webcrypto?.inlineKeys > 0, JSON.stringify({ wasm: ch.wasm, stats: ch.stats }));
+    const rsa = (await get(base, "/t/get", { url: L("RSA", "/1k") })).json;
+    check("RSA leaf: signatures in WebCrypto", rsa.ok && rsa.wasm?.signatures === 0 && rsa.stats?.webcrypto?.verifies >= 2, JSON.stringify(rsa.stats));
+    const p384 = (await get(base, "/t/get", { url: L("P384", "/1k") })).json;
+    check("P-384 leaf: signatures in WebCrypto", p384.ok && p384.wasm?.signatures === 0, JSON.stringify(p384.error ?? p384.stats));
+    const off = (await get(base, "/t/get", { url: L("DEF", "/1m.bin"), offload: "off" })).json;
+    check("offload off: AES-GCM and signatures run in wasm", off.ok && off.sha256 === sums["1m.bin"] && off.wasm?.aesGcm > 60 && off.wasm?.signatures >= 2 && off.stats?.webcrypto === undefined, JSON.stringify(off.wasm));
+    const stapled = (await get(base, "/t/get", { url: L("STAPLE_GOOD", "/1k") })).json;
+    check("good OCSP staple reported", stapled.meta?.ocsp === "good", JSON.stringify(stapled.meta ?? stapled.error));
+  }
+
+  // 3. Certificate failures keep their codes; a wrong proxy password is PROXY_AUTH_REQUIRED.
+  for (const [peer, code] of [["EXPIRED", "CERT_EXPIRED"], ["NOTYET", "CERT_NOT_YET_VALID"], ["WRONGHOST", "CERT_NAME_MISMATCH"], ["SELFSIGNED", "CERT_UNTRUSTED"], ["STAPLE_REVOKED", "OCSP_REVOKED"], ["STAPLE_MISMATCH", "OCSP_MISMATCH"]]) {
+    const j = (await get(base, "/t/get", { url: L(peer, "/1k") })).json;
+    check(`${peer} → ${code}`, j.ok === false && j.error?.burrow && j.error.code === code && j.error.phase === "tls", JSON.stringify(j.error));
+  }
+  for (const [name, proxy] of [["squid", `http://${u}:wrong@127.0.0.1:${port("SQUID_AUTH")}`], ["tinyproxy", `http://${u}:wrong@127.0.0.1:${port("HTTP_PROXY_AUTH")}`], ["https-proxy", `https://${u}:wrong@localhost:${port("HTTPS_PROXY_AUTH")}`]]) {
+    const j = (await get(base, "/t/get", { url: L("DEF", "/1k"), proxy })).json;
+    check(`wrong password (${name}) → PROXY_AUTH_REQUIRED`, j.error?.code === "PROXY_AUTH_REQUIRED" && j.error?.phase === "proxy", JSON.stringify(j.error));
+  }
+  {
+    const j = (await get(base, "/t/get", { url: L("DEF", "/1k"), proxy: `socks5://127.0.0.1:${port("SOCKS")}` })).json;
+    check("plain socks5:// → DNS_UNAVAILABLE naming socks5h://", j.error?.code === "DNS_UNAVAILABLE" && /socks5h/.test(j.error?.message), JSON.stringify(j.error));
+  }
+
+  // 4. The demo routes: /fetch relays (streamed), /info reports, failures are 502 JSON.
+  {
+    const r = await fetch(`${base}/fetch?url=${encodeURIComponent(L("DEF", "/4m.bin"))}`);
+    const buf = Buffer.from(await r.arrayBuffer());
+    const { createHash } = await import("node:crypto");
+    const h = createHash("sha256").update(buf).digest("hex");
+    check("/fetch relays /4m.bin byte-exact", r.status === 200 && h === sums["4m.bin"] && r.headers.get("x-burrow-http-version") === "HTTP/2", `${r.status} ${h}`);
+    // identity: otherwise the local runtime compresses the Worker's answer to this caller.
+    const identity = { headers: { "accept-encoding": "identity" } };
+    const r2 = await fetch(`${base}/fetch?url=${encodeURIComponent(L("DEF", "/1m"))}`, identity);
+    const b2 = Buffer.from(await r2.arrayBuffer());
+    check("/fetch hands on a decoded body without its coding headers", createHash("sha256").update(b2).digest("hex") === sums["1m"] && r2.headers.get("content-encoding") === null, `${r2.headers.get("content-encoding")}`);
+    const i = await get(base, "/info", { url: L("DEF", "/1k") });
+    const m = i.json;
+    check("/info JSON", i.status === 200 && m.tls?.version === "TLSv1.3" && m.tls?.cipher && m.tls?.group && m.tls?.alpn === "h2" && m.tls?.chain?.length >= 1 && m.tls.chain[0].notAfter > 0 && m.httpVersion === "HTTP/2" && typeof m.timings?.tls === "number" && m.ocsp, JSON.stringify(m));
+    const bad = await get(base, "/fetch", { url: L("EXPIRED", "/1k") });
+    check("/fetch failure → 502 {error: CERT_EXPIRED}", bad.status === 502 && bad.json?.error === "CERT_EXPIRED" && bad.json?.message, JSON.stringify(bad.json));
+    const noUrl = await get(base, "/fetch", {});
+    check("/fetch without url → 400", noUrl.status === 400, String(noUrl.status));
+  }
+
+  // 5. Incremental delivery: /chunked-slow reaches the caller before the origin is done.
+  {
+    const j = (await get(base, "/t/chunks", { url: L("DEF", "/chunked-slow") })).json;
+    const c = j.chunks ?? [];
+    check("/chunked-slow arrives incrementally", c.length >= 3 && c[0].at < c[c.length - 1].at - 100, JSON.stringify(c.slice(0, 6)));
+    const r = await fetch(`${base}/fetch?url=${encodeURIComponent(L("DEF", "/chunked-slow"))}`, { headers: { "accept-encoding": "identity" } });
+    const reader = r.body.getReader();
+    const t0 = Date.now();
+    const first = await reader.read();
+    const tFirst = Date.now() - t0;
+    let tLast = tFirst;
+    for (;;) {
+      const x = await reader.read();
+      if (x.done) break;
+      tLast = Date.now() - t0;
+    }
+    check("/fetch streams /chunked-slow to its caller", !first.done && tLast - tFirst > 100, `first ${tFirst} ms, last ${tLast} ms`);
+  }
+
+  // 6. Uploads: 1 MiB POST echo over h1 and h2, buffered and streamed; no write() above 64 KiB.
+  for (const [name, peer, stream] of [["h2", "DEF", "0"], ["h2 streamed", "DEF", "1"], ["h1", "H1", "0"], ["h1 streamed", "H1", "1"]]) {
+    const j = (await get(base, "/t/post", { url: L(peer, "/echo"), n: String(1 << 20), stream })).json;
+    check(`1 MiB POST echo (${name}), writes ≤ 64 KiB`, j.ok && j.echoed === j.sent && j.echoedBytes === 1 << 20 && j.maxWrite > 0 && j.maxWrite <= 65536, JSON.stringify(j.error ?? { maxWrite: j.maxWrite, writes: j.writes, bytes: j.echoedBytes }));
+  }
+  {
+    const j = (await get(base, "/t/post", { url: L("H1", "/echo"), n: String(300000), proxy: proxies["https-proxy+auth"] })).json;
+    check("POST through the HTTPS proxy (TLS in TLS), writes ≤ 64 KiB", j.ok && j.echoed === j.sent && j.maxWrite <= 65536, JSON.stringify(j.error ?? j));
+  }
+
+  // 7. Abort: rejects with AbortError, and the client works afterwards.
+  {
+    const j = (await get(base, "/t/abort", { url: L("DEF", "/4m.bin"), next: L("DEF", "/1k") })).json;
+    check("abort mid-body → AbortError, next fetch works", j.aborted?.name === "AbortError" && j.early?.name === "AbortError" && j.next?.status === 200 && j.next?.bytes === 1024, JSON.stringify(j));
+  }
+
+  // 8. Argument mistakes are TypeErrors.
+  {
+    const j = (await get(base, "/t/typeerrors", {})).json;
+    check("argument mistakes are TypeErrors", j.noConnect?.name === "TypeError" && j.badUrl?.name === "TypeError" && j.badOption?.name === "TypeError" && j.scheme?.name === "TypeError" && j.scheme?.code === "BAD_URL", JSON.stringify(j));
+  }
+
+  // 9. Seven and more at once: all succeed, at most six wait for their heads.
+  {
+    const urls = [];
+    for (let i = 0; i < 9; i++) urls.push(L(i % 2 ? "DEF" : "H1", `/chunked-slow?i=${i}`));
+    const j = (await get(base, "/t/parallel", { url: urls, http2: "off" })).json;
+    const ok = j.results?.length === 9 && j.results.every((r) => r.ok) && j.stats?.pendingHeadsHighWater === 6;
+    check("9 parallel fetches: all succeed, 6 wait for heads at most", ok, JSON.stringify(j));
+  }
+
+  // 10. A client from another request fails clearly, never hangs.
+  for (const [name, http2] of [["h1", "off"], ["h2", "on"]]) {
+    await get(base, "/t/global", { step: "1", url: L("DEF", "/1k"), http2 });
+    const j = (await get(base, "/t/global", { step: "2", url: L("DEF", "/1k") })).json;
+    check(`client used from another request (${name}) → CROSS_REQUEST, quickly`, j.ok === false && j.error?.code === "CROSS_REQUEST" && j.ms < 5000, JSON.stringify(j));
+  }
+
+  // 11. A real SDK (openai on npm) with client.fetch, against a local API origin.
+  {
+    const j = (await get(base, "/t/sdk", { base: `https://localhost:${apiPort}/v1` })).json;
+    check("openai SDK through client.fetch (JSON and SSE stream)", j.ok && j.content === "you said: say hi" && j.streamed === "hello from burrow", JSON.stringify(j));
+  }
+
+  // 12. A trap: the next request still works.
+  {
+    const p = (await get(base, "/t/panic", {})).json;
+    const j = (await get(base, "/t/get", { url: L("DEF", "/1k") })).json;
+    check("after a deliberate panic the next request works", p?.trapped === true && j.ok && j.sha256 === sums["1k"], JSON.stringify({ p, j: j.error }));
+  }
+
+  // 13. 1,000 sequential requests on one client: memory flat.
+  {
+    const j = (await get(base, "/t/many", { url: L("DEF", "/16k"), n: "1000" })).json;
+    console.log(`     memory: first ${j.memoryFirst} B, after 10 requests ${j.memoryAfter10} B, after ${j.n} ${j.memoryEnd} B`);
+    check("1,000 sequential requests: wasm memory flat after warm-up", j.bytes === 1000 * 16384 && j.memoryEnd === j.memoryAfter10, JSON.stringify(j));
+  }
+
+  // 14. The diagnostics still answer.
+  {
+    const s = await get(base, "/selftest", {});
+    check("/selftest inside workerd", s.status === 200 && s.json?.ok === true && s.json.checks.length > 0, JSON.stringify(s.json).slice(0, 200));
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
