@@ -266,7 +266,7 @@ async fn judge_offloaded(
         let v = judge.judge_with(req, now, &book);
         let pending = book.take_pending();
         if pending.is_empty() {
-            return (v.answer.clone(), Some(v));
+            return (v.answer, Some(v));
         }
         for p in pending {
             let alg = burrow_x509::verify_algorithm(p.algorithm);
@@ -289,7 +289,7 @@ async fn judge_offloaded(
         }),
         result: Err(e),
     };
-    (v.answer.clone(), Some(v))
+    (v.answer, Some(v))
 }
 
 impl<S: NetStream> TlsStream<S> {
@@ -402,7 +402,7 @@ impl<S: NetStream> TlsStream<S> {
                         }
                         _ => {
                             let v = judge.judge(&req, now);
-                            (v.answer.clone(), Some(v))
+                            (v.answer, Some(v))
                         }
                     };
                     if let Some(v) = judged {
