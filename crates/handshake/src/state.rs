@@ -1,11 +1,11 @@
 //! The handshake steps: one struct per step, collected in a closed enum.
 
 use crate::conn::{Entropy, Event, HandshakeSummary, Io};
-use crate::hello::{self, HelloInput, PskOffer};
+use crate::hello::{self, HelloInput, HelloShape, PskOffer};
 use crate::keyschedule as ks;
 use crate::messages::{self, ServerHello};
 use crate::post::Traffic;
-use crate::profile::ExtensionSlot;
+use crate::profile::{ExtensionSlot, Unperformable};
 use crate::suites::{self, Suite};
 use crate::tls12::{self, Hs12, Start12, Traffic12};
 use crate::verify::{self, SignatureCheck, SignedContent, VerifyRequest};
@@ -171,7 +171,7 @@ pub(crate) struct ExpectServerHello {
     session_id: Vec<u8>,
     shares: Vec<KeyShare>,
     retry_seed: Vec<u8>,
-    grease: u16,
+    shape: HelloShape,
     client_hello: Vec<u8>,
     /// After a HelloRetryRequest: its suite and the transcript through the second ClientHello.
     retry: Option<(Suite, Context)>,
@@ -179,11 +179,6 @@ pub(crate) struct ExpectServerHello {
     psk: Option<PskState>,
     early_data_offered: bool,
     tls12_resume: Option<Ticket>,
-}
-
-fn grease_value(b: u8) -> u16 {
-    let n = u16::from(b & 0x0f);
-    0x0a0au16.wrapping_add(n.wrapping_mul(0x1010))
 }
 
 impl ExpectServerHello {
@@ -234,12 +229,13 @@ impl ExpectServerHello {
                 && !session_id.is_empty()
         });
         let tls12_resume = tls12_resume.cloned();
+        let shape = HelloShape::new(profile, &entropy)?;
         let mut s = Self {
             random: entropy.client_random,
             session_id,
             shares,
             retry_seed: entropy.retry_seed,
-            grease: grease_value(entropy.client_random.first().copied().unwrap_or(0)),
+            shape,
             client_hello: Vec::new(),
             retry: None,
             cookie: None,
@@ -268,7 +264,7 @@ impl ExpectServerHello {
             shares: &self.shares,
             cookie: self.cookie.as_deref(),
             psk: psk_offer,
-            grease: self.grease,
+            shape: &self.shape,
             tls12_ticket: self.tls12_resume.as_ref().map(|t| t.ticket.as_slice()),
         };
         let (mut ch, binders_len) = hello::build(&input)?;
@@ -329,7 +325,11 @@ impl ExpectServerHello {
         if !io.config.profile.cipher_suites.contains(&sh.suite) {
             return Err(Error::UnofferedCipherSuite);
         }
-        let suite = suites::lookup(sh.suite).ok_or(Error::UnofferedCipherSuite)?;
+        let suite = suites::lookup(sh.suite).ok_or(if suites::lookup12(sh.suite).is_some() {
+            Error::UnofferedCipherSuite
+        } else {
+            Error::SelectedUnperformable(Unperformable::CipherSuite(sh.suite))
+        })?;
         if sh.is_hrr() {
             self.handle_retry(&sh, suite, msg, io)?;
             return Ok(State::ExpectServerHello(self));
@@ -375,7 +375,8 @@ impl ExpectServerHello {
             if self.shares.iter().any(|s| s.group().codepoint() == g.0) {
                 return Err(Error::HrrPointless);
             }
-            let group = Group::from_codepoint(g.0).ok_or(Error::UnofferedGroup)?;
+            let group = Group::from_codepoint(g.0)
+                .ok_or(Error::SelectedUnperformable(Unperformable::Group(g)))?;
             let seed = self
                 .retry_seed
                 .get(..group.seed_len())
@@ -693,6 +694,11 @@ impl Hs {
             || !verify::allowed_in_tls13(scheme)
         {
             return Err(Error::UnofferedSignatureScheme);
+        }
+        if !crate::profile::scheme_performable(scheme) {
+            return Err(Error::SelectedUnperformable(
+                Unperformable::SignatureScheme(scheme),
+            ));
         }
         let th = self.transcript.clone().finish();
         let message = verify::signed_message(th.as_ref());
