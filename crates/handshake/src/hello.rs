@@ -150,6 +150,8 @@ pub(crate) struct HelloInput<'a> {
     pub(crate) cookie: Option<&'a [u8]>,
     pub(crate) psk: Option<PskOffer<'a>>,
     pub(crate) shape: &'a HelloShape,
+    /// This ClientHello answers a HelloRetryRequest (no GREASE key share then, as BoringSSL).
+    pub(crate) after_retry: bool,
     /// A TLS 1.2 session ticket to offer in session_ticket (RFC 5077).
     pub(crate) tls12_ticket: Option<&'a [u8]>,
 }
@@ -279,7 +281,7 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
         ),
         S::KeyShare => {
             let mut shares = Vec::new();
-            if p.grease.key_share {
+            if p.grease.key_share && !inp.after_retry {
                 put_u16(&mut shares, g.group);
                 put_vec(&mut shares, 2, &[0])?;
             }

@@ -265,6 +265,7 @@ impl ExpectServerHello {
             cookie: self.cookie.as_deref(),
             psk: psk_offer,
             shape: &self.shape,
+            after_retry: self.retry.is_some(),
             tls12_ticket: self.tls12_resume.as_ref().map(|t| t.ticket.as_slice()),
         };
         let (mut ch, binders_len) = hello::build(&input)?;
