@@ -310,8 +310,15 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
                     put_u16(&mut v, 0x0303);
                 }
             } else {
+                // The profile's list, less the versions its (performable) suites cannot
+                // serve: a TLS 1.3-only suite list drops 1.2 and below, and vice versa.
+                let t13 = crate::suites::offers_tls13(&p.cipher_suites);
+                let t12 = crate::suites::offers_tls12(&p.cipher_suites);
                 for ver in &p.supported_versions {
-                    put_u16(&mut v, *ver);
+                    let keep = if *ver == 0x0304 { t13 } else { t12 };
+                    if keep {
+                        put_u16(&mut v, *ver);
+                    }
                 }
             }
             let mut b = Vec::new();
@@ -399,11 +406,13 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
             (ExtensionType::COMPRESS_CERTIFICATE, b)
         }
         S::ApplicationSettings => {
-            if p.alps.is_empty() {
+            // Only protocols also offered in ALPN (Chromium's rule).
+            let protos: Vec<&Vec<u8>> = p.alps.iter().filter(|a| p.alpn.contains(a)).collect();
+            if protos.is_empty() {
                 return Ok(None);
             }
             let mut inner = Vec::new();
-            for a in &p.alps {
+            for a in protos {
                 put_vec(&mut inner, 1, a)?;
             }
             let mut b = Vec::new();

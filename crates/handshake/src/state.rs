@@ -504,6 +504,7 @@ impl ExpectServerHello {
             early_data_accepted: false,
             client_early,
             ticket_alpn: ticket.and_then(|t| t.alpn),
+            alps: None,
         })))
     }
 }
@@ -568,6 +569,8 @@ pub(crate) struct Hs {
     early_data_accepted: bool,
     client_early: Option<Vec<u8>>,
     ticket_alpn: Option<Vec<u8>>,
+    /// The server's ALPS settings, when it negotiated application_settings.
+    alps: Option<Vec<u8>>,
 }
 
 impl Hs {
@@ -617,6 +620,22 @@ impl Hs {
                     self.early_data_accepted = true;
                 }
                 ExtensionType::SUPPORTED_GROUPS => {}
+                // RFC 9849 §6.2: after ECH GREASE, retry_configs are ignored.
+                ExtensionType::ENCRYPTED_CLIENT_HELLO
+                    if profile.ech_grease && hello::offered(profile, ExtensionSlot::EchGrease) => {}
+                // The server's available trust anchors: informational, we send no retry.
+                ExtensionType::TRUST_ANCHORS
+                    if !profile.trust_anchor_ids.is_empty()
+                        && hello::offered(profile, ExtensionSlot::TrustAnchors) => {}
+                t if t.0 == profile.alps_codepoint
+                    && !profile.alps.is_empty()
+                    && hello::offered(profile, ExtensionSlot::ApplicationSettings) =>
+                {
+                    if self.alps.is_some() {
+                        return Err(Error::IllegalParameter);
+                    }
+                    self.alps = Some(b.to_vec());
+                }
                 ExtensionType::KEY_SHARE
                 | ExtensionType::SUPPORTED_VERSIONS
                 | ExtensionType::PRE_SHARED_KEY
@@ -628,6 +647,15 @@ impl Hs {
                 | ExtensionType::SCT => return Err(Error::IllegalParameter),
                 _ => return Err(Error::UnsupportedExtension),
             }
+        }
+        // ALPS needs a negotiated protocol we offered settings for (draft-vvv-tls-alps §4).
+        if self.alps.is_some()
+            && !self
+                .alpn
+                .as_ref()
+                .is_some_and(|a| io.config.profile.alps.contains(a))
+        {
+            return Err(Error::IllegalParameter);
         }
         if self.resumed
             && self.alpn.is_some()
@@ -768,6 +796,18 @@ impl Hs {
                 io.send_ccs_once();
             }
             io.set_write_keys(self.suite, &self.client_hs)?;
+        }
+        if self.alps.is_some() {
+            // ALPS: our settings in a client EncryptedExtensions, before Certificate and
+            // Finished. burrow has no settings to send for h2: they are empty.
+            let mut e = Vec::new();
+            crate::codec::put_u16(&mut e, io.config.profile.alps_codepoint);
+            crate::codec::put_vec(&mut e, 2, &[])?;
+            let mut b = Vec::new();
+            crate::codec::put_vec(&mut b, 2, &e)?;
+            let m = crate::codec::handshake_message(HandshakeType::ENCRYPTED_EXTENSIONS.0, &b)?;
+            io.send_handshake(&m)?;
+            self.transcript.update(&m);
         }
         if let Some(ctx) = &self.cert_requested {
             let mut b = Vec::new();

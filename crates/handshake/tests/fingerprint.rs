@@ -399,3 +399,75 @@ fn server_signing_with_ml_dsa_is_named() {
     );
     assert!(e.to_string().contains("signature scheme 0x0905"), "{e}");
 }
+
+/// Chrome's profile with Ed25519 added, so the scripted server (an Ed25519 key) can sign.
+fn chrome_ed25519() -> Profile {
+    let mut p = Profile::chrome();
+    p.signature_schemes.push(SignatureScheme::ED25519);
+    p
+}
+
+/// (content type, plaintext) of each record the client sent.
+type Records = Vec<(u8, Vec<u8>)>;
+
+/// Runs the scripted server's flight with `ee` extensions; returns the result and what the
+/// client sent.
+fn handshake_with_ee(p: Profile, ee_exts: &[Vec<u8>]) -> (Result<Vec<Event>, Error>, Records) {
+    let (mut c, ch) = client_for(p, 9);
+    let mut srv = Server::new(&ch);
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(ee_exts);
+    let cert = srv.certificate();
+    bytes.extend(srv.flight(&[ee, cert]));
+    let cv = srv.certificate_verify(false);
+    bytes.extend(srv.flight(&[cv]));
+    let fin = srv.finished(false);
+    bytes.extend(srv.flight(&[fin]));
+    let (r, sent) = pump(&mut c, &bytes);
+    let records = srv.open_client(&sent, &srv.client_hs);
+    (r, records)
+}
+
+#[test]
+fn alps_answer_gets_client_encrypted_extensions_before_finished() {
+    let alpn = ext(16, &[0, 3, 2, b'h', b'2']);
+    let alps = ext(0x44cd, &[0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00]);
+    let (r, recs) = handshake_with_ee(chrome_ed25519(), &[alpn.clone(), alps.clone()]);
+    let evs = r.unwrap();
+    assert!(evs.iter().any(|e| matches!(e, Event::HandshakeDone(_))));
+    let hs: Vec<&Vec<u8>> = recs.iter().filter(|r| r.0 == 22).map(|r| &r.1).collect();
+    let flight = hs
+        .iter()
+        .flat_map(|v| v.iter().copied())
+        .collect::<Vec<u8>>();
+    // EncryptedExtensions { application_settings(0x44cd) = "" }, then Finished.
+    assert_eq!(&flight[..10], &[8, 0, 0, 6, 0, 4, 0x44, 0xcd, 0, 0]);
+    assert_eq!(flight[10], 20, "Finished follows");
+    // Without the ALPS answer: no client EncryptedExtensions.
+    let (r, recs) = handshake_with_ee(chrome_ed25519(), std::slice::from_ref(&alpn));
+    r.unwrap();
+    let first = recs.iter().find(|r| r.0 == 22).unwrap();
+    assert_eq!(first.1[0], 20);
+    // ALPS for a protocol that was not negotiated is refused.
+    let (r, _) = handshake_with_ee(chrome_ed25519(), std::slice::from_ref(&alps));
+    assert_eq!(r.unwrap_err(), Error::IllegalParameter);
+    // A profile that did not offer ALPS refuses the extension.
+    let _ = alpn;
+    let (r, _) = handshake_with_ee(Profile::default_web(), &[alps]);
+    assert_eq!(r.unwrap_err(), Error::UnsupportedExtension);
+}
+
+#[test]
+fn ech_retry_configs_and_trust_anchors_in_ee_are_accepted_only_when_offered() {
+    let ech = ext(0xfe0d, &[0, 4, 1, 2, 3, 4]);
+    let tai = ext(0xca34, &[0, 4, 3, 1, 2, 3]);
+    let (r, _) = handshake_with_ee(chrome_ed25519(), &[ech.clone(), tai.clone()]);
+    assert!(r
+        .unwrap()
+        .iter()
+        .any(|e| matches!(e, Event::HandshakeDone(_))));
+    for e in [ech, tai] {
+        let (r, _) = handshake_with_ee(Profile::default_web(), &[e]);
+        assert_eq!(r.unwrap_err(), Error::UnsupportedExtension);
+    }
+}
