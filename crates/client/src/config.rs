@@ -3,6 +3,7 @@
 pub use burrow_cookies::redirect::RedirectPolicy;
 
 use crate::deadline::Deadlines;
+use crate::profile::HttpProfile;
 use crate::tls::TlsSettings;
 use burrow_proxy::connect::ProxyConnectionHeader;
 use burrow_proxy::{NoProxy, Proxy};
@@ -63,6 +64,9 @@ pub struct ClientConfig {
     pub user_agent: Option<String>,
     /// Idle keep-alive connections kept per origin (0 = no reuse).
     pub max_idle_per_origin: usize,
+    /// The HTTP side of the client's identity: HTTP/2 first flight, pseudo-header order,
+    /// default fields and their order. Default: burrow's own ([`HttpProfile::burrow`]).
+    pub http: HttpProfile,
 }
 
 impl Default for ClientConfig {
@@ -86,6 +90,25 @@ impl Default for ClientConfig {
             deadlines: Deadlines::default(),
             user_agent: Some(concat!("burrow/", env!("CARGO_PKG_VERSION")).to_string()),
             max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,
+            http: HttpProfile::burrow(),
         }
+    }
+}
+
+impl ClientConfig {
+    /// The defaults, looking exactly like a built-in client (`curl`, `curl_7_88`,
+    /// `chrome`; `default_web` is burrow's original): its ClientHello (`Profile::by_name`),
+    /// HTTP/2 first flight, default fields and `User-Agent`; an OCSP staple is requested only
+    /// if that client requests one (Chromium does, curl does not). `None` for another name.
+    pub fn impersonating(name: &str) -> Option<ClientConfig> {
+        let profile = burrow_handshake::Profile::by_name(name)?;
+        let mut cfg = ClientConfig {
+            http: HttpProfile::by_name(name)?,
+            user_agent: Some(HttpProfile::user_agent_of(name)?.to_string()),
+            ..ClientConfig::default()
+        };
+        cfg.tls.request_staple = profile.requests_staple();
+        cfg.tls.profile = profile;
+        Some(cfg)
     }
 }

@@ -519,6 +519,30 @@ impl Profile {
         }
     }
 
+    /// Whether the ClientHello carries a status_request (OCSP staple request).
+    pub fn requests_staple(&self) -> bool {
+        self.extension_order.contains(&ExtensionSlot::StatusRequest)
+    }
+
+    /// Adds a status_request slot if the profile has none, where OpenSSL puts it (after
+    /// supported_groups, as `curl --cert-status` does; else before key_share, else before
+    /// pre_shared_key). The fingerprint then differs from the captured client's by that
+    /// extension.
+    pub fn add_status_request(&mut self) {
+        if self.requests_staple() {
+            return;
+        }
+        let order = &mut self.extension_order;
+        let at = order
+            .iter()
+            .position(|s| *s == ExtensionSlot::SupportedGroups)
+            .map(|i| i.saturating_add(1))
+            .or_else(|| order.iter().position(|s| *s == ExtensionSlot::KeyShare))
+            .or_else(|| order.iter().position(|s| *s == ExtensionSlot::PreSharedKey))
+            .unwrap_or(order.len());
+        order.insert(at, ExtensionSlot::StatusRequest);
+    }
+
     /// What this profile offers that burrow cannot perform, in the order offered.
     pub fn unperformable(&self) -> Vec<Unperformable> {
         let mut out = Vec::new();
