@@ -577,11 +577,10 @@ impl Profile {
     }
 
     /// Refuses a profile that offers something burrow cannot perform (unless
-    /// `allow_unperformable`), or whose key shares are not among its groups or cannot be
-    /// generated.
+    /// `allow_unperformable`), or whose key shares cannot be generated.
     pub fn validate(&self) -> Result<(), Error> {
         for g in &self.key_shares {
-            if !self.groups.contains(g) || Group::from_codepoint(g.0).is_none() {
+            if Group::from_codepoint(g.0).is_none() {
                 return Err(Error::ProfileUnperformable(Unperformable::Group(*g)));
             }
         }

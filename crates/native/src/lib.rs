@@ -76,8 +76,8 @@ pub struct FetchOptions {
 }
 
 impl FetchOptions {
-    /// Defaults: the `curl` profile (curl 8.21's ClientHello; `request_staple` adds a
-    /// status_request to it), system roots, staples requested and checked, 10 s
+    /// Defaults: the `curl` profile with ALPN `http/1.1` (curl 8.21's `--http1.1`
+    /// ClientHello; `request_staple` adds a status_request to it), system roots, staples requested and checked, 10 s
     /// timeout.
     pub fn new(host: &str, port: u16, server_name: Option<&str>, path: &str) -> Self {
         Self {
@@ -85,7 +85,11 @@ impl FetchOptions {
             port,
             server_name: server_name.map(str::to_string),
             path: path.to_string(),
-            profile: Profile::curl(),
+            // This fetch speaks HTTP/1.1 only: ALPN as `curl --http1.1` sends it.
+            profile: Profile {
+                alpn: vec![b"http/1.1".to_vec()],
+                ..Profile::curl()
+            },
             trust: Trust::System,
             pins: Vec::new(),
             revocation: Revocation::CheckStaple,
