@@ -35,6 +35,9 @@ fn every_profile_fetches_from_every_tls_origin() {
                 && p.prop(n, "EXPECT") == Some("ok")
                 // Staple checks are their own tests (curl asks for no staple).
                 && !n.starts_with("STAPLE_")
+                // Refused by every profile for want of extended master secret
+                // (TLS12_NO_EXTENDED_MASTER_SECRET, interop_tls12's own test).
+                && n != "CADDY_TLS12"
         })
         .collect();
     assert!(origins.len() >= 15, "peers: {origins:?}");
