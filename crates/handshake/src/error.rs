@@ -87,6 +87,8 @@ pub enum Error {
     ProfileUnperformable(Unperformable),
     /// The server selected something the profile offers but burrow cannot perform.
     SelectedUnperformable(Unperformable),
+    /// A CompressedCertificate (RFC 8879) did not decompress to exactly its stated length.
+    CertificateDecompression,
 }
 
 impl Error {
@@ -126,6 +128,7 @@ impl Error {
             Self::BadKeyExchangeSignature => "TLS12_BAD_KEY_EXCHANGE_SIGNATURE",
             Self::ProfileUnperformable(_) => "TLS_PROFILE_UNPERFORMABLE",
             Self::SelectedUnperformable(_) => "TLS_SELECTED_UNPERFORMABLE",
+            Self::CertificateDecompression => "TLS_CERT_DECOMPRESSION",
         }
     }
 
@@ -157,7 +160,9 @@ impl Error {
             | Self::InsecureRenegotiation
             | Self::LegacyCipherSuite
             | Self::SelectedUnperformable(_) => AlertDescription::HANDSHAKE_FAILURE,
-            Self::BadCertificate => AlertDescription::BAD_CERTIFICATE,
+            Self::BadCertificate | Self::CertificateDecompression => {
+                AlertDescription::BAD_CERTIFICATE
+            }
             Self::CertificateRejected(r) => r.alert,
             Self::Record(e) => return e.alert(),
             Self::MessageTooLarge => AlertDescription::DECODE_ERROR,
@@ -230,6 +235,9 @@ impl fmt::Display for Error {
             Self::ProfileUnperformable(u) => write!(
                 f,
                 "the profile offers {u}, which burrow cannot perform; remove it or set the profile's allow_unperformable to offer it anyway"
+            ),
+            Self::CertificateDecompression => f.write_str(
+                "the server's compressed certificate (RFC 8879) did not decompress to its stated length",
             ),
             Self::SelectedUnperformable(u) => write!(
                 f,

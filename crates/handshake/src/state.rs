@@ -65,6 +65,9 @@ impl State {
             (State::ExpectCertificate(s), HandshakeType::CERTIFICATE) => {
                 s.handle_certificate(msg, body)
             }
+            (State::ExpectCertificate(s), HandshakeType::COMPRESSED_CERTIFICATE) => {
+                s.handle_compressed_certificate(msg, body, io)
+            }
             (State::ExpectCertificate(s), HandshakeType::CERTIFICATE_REQUEST) => {
                 s.handle_certificate_request(msg, body)
             }
@@ -685,6 +688,29 @@ impl Hs {
         self.cert_requested = Some(ctx.to_vec());
         self.transcript.update(msg);
         Ok(State::ExpectCertificate(self))
+    }
+
+    /// CompressedCertificate (RFC 8879): only with an algorithm we offered; decompressed
+    /// within the handshake message budget, then handled as Certificate (the transcript
+    /// takes the compressed message as sent).
+    fn handle_compressed_certificate(
+        self: Box<Self>,
+        msg: &[u8],
+        body: &[u8],
+        io: &mut Io,
+    ) -> Result<State, Error> {
+        let (alg, len, data) = messages::compressed_certificate(body)?;
+        let p = &io.config.profile;
+        if !p.compress_certificate.contains(&alg)
+            || !hello::offered(p, ExtensionSlot::CompressCertificate)
+        {
+            return Err(Error::IllegalParameter);
+        }
+        if len > io.config.max_handshake_message {
+            return Err(Error::MessageTooLarge);
+        }
+        let plain = messages::decompress_certificate(alg, len, data)?;
+        self.handle_certificate(msg, &plain)
     }
 
     fn handle_certificate(mut self: Box<Self>, msg: &[u8], body: &[u8]) -> Result<State, Error> {

@@ -471,3 +471,118 @@ fn ech_retry_configs_and_trust_anchors_in_ee_are_accepted_only_when_offered() {
         assert_eq!(r.unwrap_err(), Error::UnsupportedExtension);
     }
 }
+
+/// The scripted server's Certificate message, compressed (RFC 8879) with `alg`.
+fn compressed(srv: &Server, alg: u16, tamper: impl Fn(&mut u32, &mut Vec<u8>)) -> Vec<u8> {
+    use std::io::Write;
+    let cert = srv.certificate();
+    let body = &cert[4..];
+    let mut data = match alg {
+        1 => {
+            let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+            z.write_all(body).unwrap();
+            z.finish().unwrap()
+        }
+        2 => {
+            let mut out = Vec::new();
+            let mut w = brotli::CompressorWriter::new(&mut out, 4096, 11, 22);
+            w.write_all(body).unwrap();
+            drop(w);
+            out
+        }
+        _ => panic!("alg {alg}"),
+    };
+    let mut len = body.len() as u32;
+    tamper(&mut len, &mut data);
+    let mut b = alg.to_be_bytes().to_vec();
+    b.extend_from_slice(&len.to_be_bytes()[1..]);
+    b.extend_from_slice(&(data.len() as u32).to_be_bytes()[1..]);
+    b.extend(data);
+    msg(25, &b)
+}
+
+/// A handshake whose Certificate is `compressed(alg, tamper)`, fed in pieces of `chunk`.
+fn compressed_handshake(
+    p: Profile,
+    alg: u16,
+    chunk: usize,
+    tamper: impl Fn(&mut u32, &mut Vec<u8>),
+) -> Result<Vec<Event>, Error> {
+    let (mut c, ch) = client_for(p, 11);
+    let mut srv = Server::new(&ch);
+    let mut bytes = srv.server_hello();
+    let ee = Server::encrypted_extensions(&[]);
+    let cc = compressed(&srv, alg, tamper);
+    bytes.extend(srv.flight(&[ee, cc]));
+    let cv = srv.certificate_verify(false);
+    bytes.extend(srv.flight(&[cv]));
+    let fin = srv.finished(false);
+    bytes.extend(srv.flight(&[fin]));
+    let mut evs = Vec::new();
+    for piece in bytes.chunks(chunk) {
+        let (r, _) = pump(&mut c, piece);
+        evs.extend(r?);
+    }
+    Ok(evs)
+}
+
+fn with_compression(algs: &[u16]) -> Profile {
+    let mut p = chrome_ed25519();
+    p.compress_certificate = algs.to_vec();
+    p
+}
+
+#[test]
+fn compressed_certificates_decompress_under_every_chunking() {
+    for alg in [1u16, 2] {
+        for chunk in [1usize, 7, 100, 1 << 20] {
+            let evs = compressed_handshake(with_compression(&[2, 1]), alg, chunk, |_, _| {})
+                .unwrap_or_else(|e| panic!("alg {alg} chunk {chunk}: {e}"));
+            assert!(
+                evs.iter().any(|e| matches!(e, Event::HandshakeDone(_))),
+                "alg {alg} chunk {chunk}"
+            );
+        }
+    }
+}
+
+#[test]
+fn compressed_certificates_fail_closed() {
+    // An algorithm we did not offer.
+    let r = compressed_handshake(with_compression(&[2]), 1, 1 << 20, |_, _| {});
+    assert_eq!(r.unwrap_err(), Error::IllegalParameter);
+    // A profile offering no compression at all.
+    let mut none = chrome_ed25519();
+    none.compress_certificate.clear();
+    let r = compressed_handshake(none, 2, 1 << 20, |_, _| {});
+    assert_eq!(r.unwrap_err(), Error::IllegalParameter);
+    // Stated length too small (the output is capped there) or too large.
+    for delta in [-1i64, 1] {
+        let r = compressed_handshake(with_compression(&[2]), 2, 1 << 20, |len, _| {
+            *len = (*len as i64 + delta) as u32;
+        });
+        let e = r.unwrap_err();
+        assert_eq!(e, Error::CertificateDecompression, "delta {delta}");
+        assert_eq!(e.code(), "TLS_CERT_DECOMPRESSION");
+        assert_eq!(e.alert(), Some(AlertDescription::BAD_CERTIFICATE));
+    }
+    // A stated length beyond the handshake budget is refused before decompressing.
+    let r = compressed_handshake(with_compression(&[1]), 1, 1 << 20, |len, _| {
+        *len = 0xff_ffff;
+    });
+    assert_eq!(r.unwrap_err(), Error::MessageTooLarge);
+    // Corrupt compressed bytes.
+    let r = compressed_handshake(with_compression(&[1]), 1, 1 << 20, |_, d| {
+        d.truncate(d.len() / 2);
+    });
+    assert_eq!(r.unwrap_err(), Error::CertificateDecompression);
+    // A bomb: 16 MiB of zeros claimed as 2 KiB stops at the cap.
+    let r = compressed_handshake(with_compression(&[1]), 1, 1 << 20, |len, d| {
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&vec![0u8; 16 << 20]).unwrap();
+        *d = z.finish().unwrap();
+        *len = 2048;
+    });
+    assert_eq!(r.unwrap_err(), Error::CertificateDecompression);
+}
