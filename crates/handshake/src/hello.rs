@@ -446,3 +446,71 @@ fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, V
 pub(crate) fn offered(p: &Profile, slot: ExtensionSlot) -> bool {
     p.extension_order.contains(&slot)
 }
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+mod tests {
+    use super::*;
+
+    /// Extension types of a built ClientHello message.
+    fn types(m: &[u8]) -> Vec<u16> {
+        let b = &m[4..];
+        let mut i = 2 + 32;
+        i += 1 + usize::from(b[i]);
+        i += 2 + usize::from(u16::from_be_bytes([b[i], b[i + 1]]));
+        i += 1 + usize::from(b[i]);
+        i += 2;
+        let mut out = Vec::new();
+        while i < b.len() {
+            out.push(u16::from_be_bytes([b[i], b[i + 1]]));
+            i += 4 + usize::from(u16::from_be_bytes([b[i + 2], b[i + 3]]));
+        }
+        out
+    }
+
+    #[test]
+    fn permuted_hellos_keep_pre_shared_key_last_and_grease_around() {
+        let p = Profile::chrome();
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0u8..=255 {
+            let pool: Vec<u8> = (0..Entropy::pool_len(&p))
+                .map(|i| u8::try_from(i % 251).unwrap() ^ seed)
+                .collect();
+            let e = Entropy::from_pool(&p, &pool).unwrap();
+            let shape = HelloShape::new(&p, &e).unwrap();
+            let inp = HelloInput {
+                profile: &p,
+                random: &[1; 32],
+                session_id: &[2; 32],
+                server_name: Some("example.test"),
+                shares: &[],
+                cookie: None,
+                psk: Some(PskOffer {
+                    identity: b"ticket",
+                    obfuscated_age: 7,
+                    binder_len: 32,
+                    early_data: false,
+                }),
+                shape: &shape,
+                after_retry: false,
+                tls12_ticket: None,
+            };
+            let (m, binders) = build(&inp).unwrap();
+            assert_eq!(binders, 35);
+            let t = types(&m);
+            assert_eq!(*t.last().unwrap(), 41, "pre_shared_key last: {t:x?}");
+            assert_eq!(t[0], shape.grease.ext1, "GREASE first");
+            assert_eq!(
+                t[t.len() - 2],
+                shape.grease.ext2,
+                "GREASE just before the PSK"
+            );
+            seen.insert(t);
+        }
+        assert!(seen.len() > 200, "{} distinct orders", seen.len());
+    }
+}
