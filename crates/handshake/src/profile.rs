@@ -350,6 +350,7 @@ impl Profile {
 
     /// curl 8.21.0 with OpenSSL 3.6.3 (`curl --http2`), as captured: 30 suites, X25519MLKEM768
     /// and x25519 shares, no GREASE, no padding (the hello is larger than 512 bytes).
+    /// Resumption adds only pre_shared_key (last), as curl does; never early_data.
     ///
     /// It deliberately offers what burrow cannot perform (`allow_unperformable`): DHE, CBC
     /// and RSA key transport suites, x448, secp521r1 and finite-field groups, ML-DSA,
@@ -397,7 +398,6 @@ impl Profile {
                 E::PskKeyExchangeModes,
                 E::KeyShare,
                 E::Cookie,
-                E::EarlyData,
                 E::PreSharedKey,
             ],
         }
@@ -451,7 +451,6 @@ impl Profile {
                 E::PskKeyExchangeModes,
                 E::KeyShare,
                 E::Cookie,
-                E::EarlyData,
                 E::Padding,
                 E::PreSharedKey,
             ],
@@ -461,7 +460,8 @@ impl Profile {
     /// Chromium 156 (headless, Debian), as captured: GREASE in suites, groups, key shares,
     /// signature algorithms, versions and two extensions; X25519MLKEM768 first; ML-DSA
     /// schemes; ALPS (0x44cd) for h2; brotli certificate compression; ECH GREASE; the
-    /// trust anchor IDs it sends; extension order shuffled per connection.
+    /// trust anchor IDs it sends; extension order shuffled per connection. Resumption adds
+    /// only pre_shared_key (after the last GREASE extension), never early_data.
     ///
     /// `allow_unperformable` is set because Chromium offers CBC and RSA key transport suites
     /// and ML-DSA schemes; a server selecting one gets a named error.
@@ -506,7 +506,6 @@ impl Profile {
                 E::Sct,
                 E::KeyShare,
                 E::PskKeyExchangeModes,
-                E::EarlyData,
                 E::SupportedVersions,
                 E::Cookie,
                 E::CompressCertificate,

@@ -508,6 +508,8 @@ impl ExpectServerHello {
             client_early,
             ticket_alpn: ticket.and_then(|t| t.alpn),
             alps: None,
+            trust_anchors_offered: !io.config.profile.trust_anchor_ids.is_empty()
+                && hello::offered(&io.config.profile, ExtensionSlot::TrustAnchors),
         })))
     }
 }
@@ -574,6 +576,8 @@ pub(crate) struct Hs {
     ticket_alpn: Option<Vec<u8>>,
     /// The server's ALPS settings, when it negotiated application_settings.
     alps: Option<Vec<u8>>,
+    /// Whether the ClientHello carried trust_anchors (a Certificate entry may answer it).
+    trust_anchors_offered: bool,
 }
 
 impl Hs {
@@ -715,6 +719,7 @@ impl Hs {
 
     fn handle_certificate(mut self: Box<Self>, msg: &[u8], body: &[u8]) -> Result<State, Error> {
         let entries = messages::certificate(body)?;
+        let trust_anchors_offered = self.trust_anchors_offered;
         for (i, e) in entries.iter().enumerate() {
             for (t, b) in &e.extensions {
                 match *t {
@@ -729,6 +734,9 @@ impl Hs {
                             self.scts = Some(b.to_vec());
                         }
                     }
+                    // The server says the chain matches one of our trust anchor IDs (an
+                    // empty extension on the leaf): informational, the chain is verified.
+                    ExtensionType::TRUST_ANCHORS if trust_anchors_offered && b.is_empty() => {}
                     _ => return Err(Error::UnsupportedExtension),
                 }
             }

@@ -586,3 +586,44 @@ fn compressed_certificates_fail_closed() {
     });
     assert_eq!(r.unwrap_err(), Error::CertificateDecompression);
 }
+
+/// A Certificate whose leaf entry carries `entry_ext`.
+fn certificate_with_entry_ext(srv: &Server, entry_ext: &[u8]) -> Vec<u8> {
+    let der = srv.certificate_der();
+    let v24 = |b: &[u8]| {
+        let mut v = (b.len() as u32).to_be_bytes()[1..].to_vec();
+        v.extend_from_slice(b);
+        v
+    };
+    let mut entry = v24(&der);
+    entry.extend_from_slice(&(entry_ext.len() as u16).to_be_bytes());
+    entry.extend_from_slice(entry_ext);
+    let mut body = vec![0u8];
+    body.extend(v24(&entry));
+    msg(11, &body)
+}
+
+#[test]
+fn a_trust_anchors_match_on_the_leaf_is_accepted_only_when_offered() {
+    for (p, ok) in [(chrome_ed25519(), true), (Profile::default_web(), false)] {
+        let (mut c, ch) = client_for(p, 12);
+        let mut srv = Server::new(&ch);
+        let mut bytes = srv.server_hello();
+        let ee = Server::encrypted_extensions(&[]);
+        let cert = certificate_with_entry_ext(&srv, &ext(0xca34, &[]));
+        bytes.extend(srv.flight(&[ee, cert]));
+        let cv = srv.certificate_verify(false);
+        bytes.extend(srv.flight(&[cv]));
+        let fin = srv.finished(false);
+        bytes.extend(srv.flight(&[fin]));
+        let (r, _) = pump(&mut c, &bytes);
+        if ok {
+            assert!(r
+                .unwrap()
+                .iter()
+                .any(|e| matches!(e, Event::HandshakeDone(_))));
+        } else {
+            assert_eq!(r.unwrap_err(), Error::UnsupportedExtension);
+        }
+    }
+}
