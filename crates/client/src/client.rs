@@ -511,7 +511,7 @@ impl<N: Net> Client<N> {
                 && !origin.https
                 && info.absolute_form.is_none();
             if (alpn_h2 || prior_knowledge) && !reused {
-                let (h2, driver) = H2Conn::start(stream);
+                let (h2, driver) = H2Conn::start(stream, self.inner.config.http.h2.clone());
                 self.inner.net.spawn(Box::pin(driver));
                 self.inner
                     .h2
@@ -566,21 +566,13 @@ impl<N: Net> Client<N> {
             Some(q) => format!("{}?{q}", req.url.path()),
             None => req.url.path().to_string(),
         };
-        let mut fields = Vec::new();
         let has = |name: &str| {
             req.headers
                 .iter()
                 .any(|(n, _)| n.eq_ignore_ascii_case(name))
         };
-        if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
-            fields.push(("user-agent".to_string(), ua.to_string()));
-        }
-        if !has("accept-encoding") {
-            fields.push((
-                "accept-encoding".to_string(),
-                burrow_decode::ACCEPT_ENCODING.to_string(),
-            ));
-        }
+        let mut fields =
+            crate::profile::default_fields(&cfg.http, cfg.user_agent.as_deref(), &req.headers);
         fields.extend(req.headers.iter().cloned());
         let (body, mut source, length) = match &req.body {
             Body::Empty => (Vec::new(), None, None),
@@ -590,7 +582,14 @@ impl<N: Net> Client<N> {
         if let Some(n) = length.filter(|n| *n > 0 && !has("content-length")) {
             fields.push(("content-length".to_string(), n.to_string()));
         }
-        let headers = request_headers(&req.method, req.url.scheme(), &authority, &path, &fields);
+        let headers = request_headers(
+            &cfg.http.pseudo_order,
+            &req.method,
+            req.url.scheme(),
+            &authority,
+            &path,
+            &fields,
+        );
         let t_sent = net.now_ms();
         let id = h2.send(&headers, body, source.is_some())?;
         if let Some(src) = source.as_mut() {
@@ -726,16 +725,10 @@ impl<N: Net> Client<N> {
             None => Target::Origin(&path),
         };
         let mut head = RequestHead::new(&req.method, target, &host);
-        let has = |name: &str| {
-            req.headers
-                .iter()
-                .any(|(n, _)| n.eq_ignore_ascii_case(name))
-        };
-        if let Some(ua) = cfg.user_agent.as_deref().filter(|_| !has("user-agent")) {
-            head = head.header("User-Agent", ua);
-        }
-        if !has("accept-encoding") {
-            head = head.header("Accept-Encoding", burrow_decode::ACCEPT_ENCODING);
+        let defaults =
+            crate::profile::default_fields(&cfg.http, cfg.user_agent.as_deref(), &req.headers);
+        for (n, v) in &defaults {
+            head = head.header(n, v);
         }
         for (n, v) in &req.headers {
             head = head.header(n, v);

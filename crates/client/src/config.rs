@@ -3,6 +3,7 @@
 pub use burrow_cookies::redirect::RedirectPolicy;
 
 use crate::deadline::Deadlines;
+use crate::profile::HttpProfile;
 use crate::tls::TlsSettings;
 use burrow_proxy::connect::ProxyConnectionHeader;
 use burrow_proxy::{NoProxy, Proxy};
@@ -68,6 +69,9 @@ pub struct ClientConfig {
     /// Worker sets 6: workerd lets an invocation have six connections awaiting headers and
     /// holds back the rest.
     pub max_pending_heads: Option<usize>,
+    /// The HTTP side of the client's identity: HTTP/2 first flight, pseudo-header order,
+    /// default fields and their order. Default: burrow's own ([`HttpProfile::burrow`]).
+    pub http: HttpProfile,
 }
 
 impl Default for ClientConfig {
@@ -92,6 +96,31 @@ impl Default for ClientConfig {
             user_agent: Some(concat!("burrow/", env!("CARGO_PKG_VERSION")).to_string()),
             max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,
             max_pending_heads: None,
+            http: HttpProfile::burrow(),
         }
+    }
+}
+
+impl ClientConfig {
+    /// The defaults, looking exactly like a built-in client (`curl`, `curl_7_88`,
+    /// `chrome`; `default_web` is burrow's original): its ClientHello (`Profile::by_name`),
+    /// HTTP/2 first flight, default fields and `User-Agent`; an OCSP staple is requested only
+    /// if that client requests one (Chromium does, curl does not). `None` for another name.
+    pub fn impersonating(name: &str) -> Option<ClientConfig> {
+        let profile = burrow_handshake::Profile::by_name(name)?;
+        let mut cfg = ClientConfig {
+            http: HttpProfile::by_name(name)?,
+            user_agent: Some(HttpProfile::user_agent_of(name)?.to_string()),
+            ..ClientConfig::default()
+        };
+        cfg.tls.request_staple = profile.requests_staple();
+        cfg.tls.profile = profile;
+        Some(cfg)
+    }
+
+    /// The default fields a request with fields `request` gets, in the order sent (the
+    /// [`HttpProfile`]'s, less those the request sets, with `user_agent`).
+    pub fn default_fields(&self, request: &[(String, String)]) -> Vec<(String, String)> {
+        crate::profile::default_fields(&self.http, self.user_agent.as_deref(), request)
     }
 }

@@ -15,6 +15,7 @@ use burrow_h2::{Connection, Event, Header, StreamId};
 use crate::deadline::race;
 use crate::error::Error;
 use crate::net::NetStream;
+use crate::profile::PseudoHeader;
 use crate::transport::Transport;
 
 /// Bytes read from the transport at a time.
@@ -188,13 +189,10 @@ impl H2Conn {
     /// Starts a connection over `stream`; returns the handle and the driver future to spawn.
     pub(crate) fn start<S: NetStream>(
         stream: Transport<S>,
+        config: burrow_h2::Config,
     ) -> (H2Conn, impl std::future::Future<Output = ()>) {
         let shared = Rc::new(RefCell::new(Shared {
-            conn: Connection::new(burrow_h2::Config {
-                stream_window: H2_STREAM_WINDOW,
-                connection_window: H2_CONNECTION_WINDOW,
-                ..burrow_h2::Config::default()
-            }),
+            conn: Connection::new(config),
             slots: HashMap::new(),
             driver: None,
             kick: true,
@@ -476,18 +474,22 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
 /// The request header block: pseudo-headers, then the caller's fields lower-cased, without
 /// the HTTP/1.1 connection-specific ones (RFC 9113 §8.2.2).
 pub(crate) fn request_headers(
+    order: &[PseudoHeader; 4],
     method: &str,
     scheme: &str,
     authority: &str,
     path: &str,
     fields: &[(String, String)],
 ) -> Vec<Header> {
-    let mut out = vec![
-        Header::new(":method", method),
-        Header::new(":scheme", scheme),
-        Header::new(":authority", authority),
-        Header::new(":path", path),
-    ];
+    let mut out: Vec<Header> = order
+        .iter()
+        .map(|p| match p {
+            PseudoHeader::Method => Header::new(":method", method),
+            PseudoHeader::Scheme => Header::new(":scheme", scheme),
+            PseudoHeader::Authority => Header::new(":authority", authority),
+            PseudoHeader::Path => Header::new(":path", path),
+        })
+        .collect();
     for (n, v) in fields {
         let n = n.to_ascii_lowercase();
         if matches!(

@@ -56,11 +56,13 @@ pub struct TlsSettings {
 }
 
 impl Default for TlsSettings {
-    /// The default web profile, system roots, staples requested and checked, ALPN h2 then
-    /// http/1.1.
+    /// The `curl` profile (curl 8.21's ClientHello, plus the status_request that
+    /// `request_staple` adds where `curl --cert-status` puts it), system roots, staples
+    /// requested and checked, ALPN h2 then http/1.1. For curl's exact hello set
+    /// `request_staple` to false.
     fn default() -> Self {
         TlsSettings {
-            profile: Profile::default_web(),
+            profile: Profile::curl(),
             trust: Trust::System,
             pins: Vec::new(),
             revocation: Revocation::CheckStaple,
@@ -321,7 +323,9 @@ impl<S: NetStream> TlsStream<S> {
                 .extension_order
                 .retain(|s| *s != ExtensionSlot::Alpn);
         }
-        if !settings.request_staple {
+        if settings.request_staple {
+            profile.add_status_request();
+        } else {
             profile
                 .extension_order
                 .retain(|s| *s != ExtensionSlot::StatusRequest);

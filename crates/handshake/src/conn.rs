@@ -68,6 +68,14 @@ pub struct Entropy {
     /// Seed for a key share a HelloRetryRequest may ask for (up to 96 bytes; a retry to a group
     /// needing more fails).
     pub retry_seed: Vec<u8>,
+    /// One byte per GREASE place (cipher, group, signature algorithm, version, first and
+    /// second extension) when the profile sends GREASE; empty otherwise.
+    pub grease: Vec<u8>,
+    /// Two bytes per extension slot when the profile permutes its extensions; empty otherwise.
+    pub permutation: Vec<u8>,
+    /// The ECH GREASE extension's randomness (config id, enc, length, payload) when the
+    /// profile sends one; empty otherwise.
+    pub ech_grease: Vec<u8>,
 }
 
 impl Entropy {
@@ -82,11 +90,35 @@ impl Entropy {
         32usize
             .saturating_add(sid)
             .saturating_add(shares)
+            .saturating_add(
+                Self::shape_lens(profile)
+                    .iter()
+                    .fold(0, |a, b| a.saturating_add(*b)),
+            )
             .saturating_add(96)
     }
 
+    /// GREASE, permutation and ECH GREASE byte counts for `profile` (0 when unused).
+    fn shape_lens(profile: &Profile) -> [usize; 3] {
+        [
+            if profile.grease.any() {
+                crate::hello::GREASE_POOL
+            } else {
+                0
+            },
+            crate::hello::permutation_pool(profile),
+            if profile.ech_grease {
+                crate::hello::ECH_GREASE_POOL
+            } else {
+                0
+            },
+        ]
+    }
+
     /// Slices a pool of random bytes in order: client random, session id (compatibility mode
-    /// only), each key share seed, then the retry seed (whatever remains, at most 96 bytes).
+    /// only), each key share seed, the GREASE bytes, the permutation bytes and the ECH GREASE
+    /// bytes (each only when the profile uses it), then the retry seed (whatever remains, at
+    /// most 96 bytes).
     pub fn from_pool(profile: &Profile, pool: &[u8]) -> Result<Self, Error> {
         let mut rest = pool;
         let mut take = |n: usize| -> Result<&[u8], Error> {
@@ -104,12 +136,19 @@ impl Entropy {
             let group = Group::from_codepoint(g.0).ok_or(Error::Misuse)?;
             key_share_seeds.push(take(group.seed_len())?.to_vec());
         }
+        let [g, p, e] = Self::shape_lens(profile);
+        let grease = take(g)?.to_vec();
+        let permutation = take(p)?.to_vec();
+        let ech_grease = take(e)?.to_vec();
         let retry_seed = rest.get(..rest.len().min(96)).unwrap_or(&[]).to_vec();
         Ok(Self {
             client_random,
             session_id,
             key_share_seeds,
             retry_seed,
+            grease,
+            permutation,
+            ech_grease,
         })
     }
 }
@@ -315,6 +354,7 @@ impl Connection {
     /// Starts a handshake: the ClientHello is ready in [`take_transmit`](Self::take_transmit).
     /// `now_ms` (Unix milliseconds) dates the ticket age if a ticket is offered.
     pub fn new(config: Config, entropy: Entropy, now_ms: u64) -> Result<Self, Error> {
+        config.profile.validate()?;
         let mut reader = RecordReader::new();
         let limits = ReaderLimits {
             max_inner_plaintext: config

@@ -46,8 +46,12 @@ open_u16!(
         SECP521R1 = 0x0019,
         /// x25519.
         X25519 = 0x001d,
+        /// x448 (offered by OpenSSL-based profiles; burrow cannot perform it).
+        X448 = 0x001e,
         /// ffdhe2048.
         FFDHE2048 = 0x0100,
+        /// ffdhe3072.
+        FFDHE3072 = 0x0101,
         /// X25519MLKEM768.
         X25519MLKEM768 = 0x11ec,
     }
@@ -82,6 +86,14 @@ open_u16!(
         RSA_PSS_PSS_SHA384 = 0x080a,
         /// rsa_pss_pss_sha512.
         RSA_PSS_PSS_SHA512 = 0x080b,
+        /// ed448 (offered by OpenSSL-based profiles; burrow cannot verify it).
+        ED448 = 0x0808,
+        /// ML-DSA-44 (offered by Chromium; burrow cannot verify it).
+        MLDSA44 = 0x0904,
+        /// ML-DSA-65.
+        MLDSA65 = 0x0905,
+        /// ML-DSA-87.
+        MLDSA87 = 0x0906,
     }
 );
 
@@ -104,8 +116,13 @@ open_u16!(
         SCT = 18,
         /// padding.
         PADDING = 21,
+        /// encrypt_then_mac (RFC 7366; only meaningful with CBC suites, which burrow never
+        /// performs).
+        ENCRYPT_THEN_MAC = 22,
         /// extended_master_secret.
         EXTENDED_MASTER_SECRET = 23,
+        /// compress_certificate (RFC 8879).
+        COMPRESS_CERTIFICATE = 27,
         /// record_size_limit.
         RECORD_SIZE_LIMIT = 28,
         /// session_ticket (TLS 1.2).
@@ -120,10 +137,20 @@ open_u16!(
         COOKIE = 44,
         /// psk_key_exchange_modes.
         PSK_KEY_EXCHANGE_MODES = 45,
+        /// post_handshake_auth (RFC 8446 §4.2.6).
+        POST_HANDSHAKE_AUTH = 49,
         /// signature_algorithms_cert.
         SIGNATURE_ALGORITHMS_CERT = 50,
         /// key_share.
         KEY_SHARE = 51,
+        /// application_settings (ALPS), the code point Chromium 156 sends.
+        APPLICATION_SETTINGS = 0x44cd,
+        /// application_settings (ALPS), the older code point.
+        APPLICATION_SETTINGS_OLD = 0x4469,
+        /// trust_anchors (draft-ietf-tls-trust-anchor-ids), the code point Chromium 156 sends.
+        TRUST_ANCHORS = 0xca34,
+        /// encrypted_client_hello (RFC 9849).
+        ENCRYPTED_CLIENT_HELLO = 0xfe0d,
         /// renegotiation_info.
         RENEGOTIATION_INFO = 0xff01,
     }
@@ -164,6 +191,8 @@ impl HandshakeType {
     pub const FINISHED: Self = Self(20);
     /// key_update.
     pub const KEY_UPDATE: Self = Self(24);
+    /// compressed_certificate (RFC 8879).
+    pub const COMPRESSED_CERTIFICATE: Self = Self(25);
     /// message_hash (synthetic, for HelloRetryRequest transcripts).
     pub const MESSAGE_HASH: Self = Self(254);
 }

@@ -1,5 +1,6 @@
 //! The handshake's one error type, and the ONE place an error is mapped to the alert we send.
 
+use crate::profile::Unperformable;
 use burrow_crypto::CryptoError;
 use burrow_record::{AlertDescription, RecordError};
 use core::fmt;
@@ -81,6 +82,13 @@ pub enum Error {
     LegacyCipherSuite,
     /// TLS 1.2: the ServerKeyExchange signature is wrong.
     BadKeyExchangeSignature,
+    /// The profile offers something burrow cannot perform and does not set
+    /// `Profile::allow_unperformable` (or a key share it cannot generate).
+    ProfileUnperformable(Unperformable),
+    /// The server selected something the profile offers but burrow cannot perform.
+    SelectedUnperformable(Unperformable),
+    /// A CompressedCertificate (RFC 8879) did not decompress to exactly its stated length.
+    CertificateDecompression,
 }
 
 impl Error {
@@ -118,6 +126,9 @@ impl Error {
             Self::InsecureRenegotiation => "TLS12_INSECURE_RENEGOTIATION",
             Self::LegacyCipherSuite => "TLS12_LEGACY_CIPHER",
             Self::BadKeyExchangeSignature => "TLS12_BAD_KEY_EXCHANGE_SIGNATURE",
+            Self::ProfileUnperformable(_) => "TLS_PROFILE_UNPERFORMABLE",
+            Self::SelectedUnperformable(_) => "TLS_SELECTED_UNPERFORMABLE",
+            Self::CertificateDecompression => "TLS_CERT_DECOMPRESSION",
         }
     }
 
@@ -147,13 +158,18 @@ impl Error {
             }
             Self::ExtendedMasterSecretMissing
             | Self::InsecureRenegotiation
-            | Self::LegacyCipherSuite => AlertDescription::HANDSHAKE_FAILURE,
-            Self::BadCertificate => AlertDescription::BAD_CERTIFICATE,
+            | Self::LegacyCipherSuite
+            | Self::SelectedUnperformable(_) => AlertDescription::HANDSHAKE_FAILURE,
+            Self::BadCertificate | Self::CertificateDecompression => {
+                AlertDescription::BAD_CERTIFICATE
+            }
             Self::CertificateRejected(r) => r.alert,
             Self::Record(e) => return e.alert(),
             Self::MessageTooLarge => AlertDescription::DECODE_ERROR,
             Self::Internal => AlertDescription::INTERNAL_ERROR,
-            Self::PeerAlert(_) | Self::Closed | Self::Misuse => return None,
+            Self::PeerAlert(_) | Self::Closed | Self::Misuse | Self::ProfileUnperformable(_) => {
+                return None
+            }
         })
     }
 }
@@ -216,6 +232,17 @@ impl fmt::Display for Error {
             Self::BadKeyExchangeSignature => {
                 f.write_str("the server's TLS 1.2 ServerKeyExchange signature is invalid (wrong key or tampering)")
             }
+            Self::ProfileUnperformable(u) => write!(
+                f,
+                "the profile offers {u}, which burrow cannot perform; remove it or set the profile's allow_unperformable to offer it anyway"
+            ),
+            Self::CertificateDecompression => f.write_str(
+                "the server's compressed certificate (RFC 8879) did not decompress to its stated length",
+            ),
+            Self::SelectedUnperformable(u) => write!(
+                f,
+                "the server selected {u}, which the profile offers (allow_unperformable) but burrow cannot perform"
+            ),
         }
     }
 }

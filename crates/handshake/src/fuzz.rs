@@ -11,9 +11,23 @@ pub fn parse_handshake_messages(data: &[u8]) {
     let _ = crate::messages::certificate_request(data);
     let _ = crate::messages::key_update(data);
     let _ = crate::messages::alpn_selected(data);
+    compressed_certificate(data);
     let _ = crate::der::spki_of(data);
     let mut r = crate::codec::Reader::new(data);
     let _ = crate::messages::extensions(&mut r);
+}
+
+/// Parses and decompresses `data` as a CompressedCertificate body (RFC 8879); must never
+/// panic nor produce more than the stated length.
+pub fn compressed_certificate(data: &[u8]) {
+    if let Ok((alg, len, bytes)) = crate::messages::compressed_certificate(data) {
+        // The connection bounds `len` by its handshake budget (128 KiB by default).
+        if len <= 128 * 1024 {
+            if let Ok(out) = crate::messages::decompress_certificate(alg, len, bytes) {
+                assert_eq!(out.len(), len, "decompressed length");
+            }
+        }
+    }
 }
 
 /// Drives a fresh client connection with `data` as the server's bytes; must never panic.

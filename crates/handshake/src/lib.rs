@@ -34,7 +34,8 @@
 //!   [`Config::resumption`], are offered with our session id for an abbreviated handshake. In [`SignatureCheck::Caller`] mode the request's
 //!   [`SignedContent::message`] is the ServerKeyExchange input (`client_random ||
 //!   server_random || ServerECDHParams`) and an ECDSA scheme names only the hash.
-//! * GREASE values are derived from the first byte of the client random.
+//! * GREASE values, the Chromium-style extension permutation and the ECH GREASE payload come
+//!   from the caller's [`Entropy`] like every other random value.
 //! * Key log (`SSLKEYLOGFILE`, NSS format) only on request: with [`Config::key_log`] set,
 //!   [`Connection::take_key_log`] hands out a [`KeyLogEntry`] per secret as it is derived —
 //!   TLS 1.3 handshake and first application traffic secrets and the exporter secret (and
@@ -69,7 +70,7 @@ pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary, TrafficKeyI
 pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
 pub use error::{CertRejection, Error};
 pub use keylog::KeyLogEntry;
-pub use profile::{ExtensionSlot, Profile};
+pub use profile::{ExtensionSlot, GreasePlaces, Profile, Unperformable};
 pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
 

@@ -251,3 +251,39 @@ pub(crate) fn key_update(body: &[u8]) -> Result<bool, Error> {
         _ => Err(Error::Decode),
     }
 }
+
+/// CompressedCertificate (RFC 8879 §4): algorithm, uncompressed length, compressed bytes.
+pub(crate) fn compressed_certificate(body: &[u8]) -> Result<(u16, usize, &[u8]), Error> {
+    let mut r = Reader::new(body);
+    let alg = r.u16()?;
+    let len = r.u24()?;
+    let data = r.vec24()?;
+    r.finish()?;
+    if data.is_empty() || len == 0 {
+        return Err(Error::Decode);
+    }
+    Ok((alg, len, data))
+}
+
+/// Decompresses a CompressedCertificate's bytes with `alg` (1 zlib, 2 brotli, 3 zstd) into
+/// exactly `len` bytes, never producing more than `len` (the sender's claim, already checked
+/// against the handshake message budget): anything else is `CertificateDecompression`.
+pub(crate) fn decompress_certificate(alg: u16, len: usize, data: &[u8]) -> Result<Vec<u8>, Error> {
+    use burrow_decode::{Coding, Decoder};
+    let coding = match alg {
+        1 => Coding::Deflate,
+        2 => Coding::Br,
+        3 => Coding::Zstd,
+        _ => return Err(Error::IllegalParameter),
+    };
+    let cap = u64::try_from(len).map_err(|_| Error::MessageTooLarge)?;
+    let mut d = Decoder::new(&[coding], Some(cap));
+    let mut out = Vec::with_capacity(len);
+    d.decode(data, &mut out)
+        .and_then(|()| d.finish(&mut out))
+        .map_err(|_| Error::CertificateDecompression)?;
+    if out.len() != len {
+        return Err(Error::CertificateDecompression);
+    }
+    Ok(out)
+}

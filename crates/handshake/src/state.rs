@@ -1,11 +1,11 @@
 //! The handshake steps: one struct per step, collected in a closed enum.
 
 use crate::conn::{Entropy, Event, HandshakeSummary, Io};
-use crate::hello::{self, HelloInput, PskOffer};
+use crate::hello::{self, HelloInput, HelloShape, PskOffer};
 use crate::keyschedule as ks;
 use crate::messages::{self, ServerHello};
 use crate::post::Traffic;
-use crate::profile::ExtensionSlot;
+use crate::profile::{ExtensionSlot, Unperformable};
 use crate::suites::{self, Suite};
 use crate::tls12::{self, Hs12, Start12, Traffic12};
 use crate::verify::{self, SignatureCheck, SignedContent, VerifyRequest};
@@ -64,6 +64,9 @@ impl State {
             }
             (State::ExpectCertificate(s), HandshakeType::CERTIFICATE) => {
                 s.handle_certificate(msg, body)
+            }
+            (State::ExpectCertificate(s), HandshakeType::COMPRESSED_CERTIFICATE) => {
+                s.handle_compressed_certificate(msg, body, io)
             }
             (State::ExpectCertificate(s), HandshakeType::CERTIFICATE_REQUEST) => {
                 s.handle_certificate_request(msg, body)
@@ -171,7 +174,7 @@ pub(crate) struct ExpectServerHello {
     session_id: Vec<u8>,
     shares: Vec<KeyShare>,
     retry_seed: Vec<u8>,
-    grease: u16,
+    shape: HelloShape,
     client_hello: Vec<u8>,
     /// After a HelloRetryRequest: its suite and the transcript through the second ClientHello.
     retry: Option<(Suite, Context)>,
@@ -179,11 +182,6 @@ pub(crate) struct ExpectServerHello {
     psk: Option<PskState>,
     early_data_offered: bool,
     tls12_resume: Option<Ticket>,
-}
-
-fn grease_value(b: u8) -> u16 {
-    let n = u16::from(b & 0x0f);
-    0x0a0au16.wrapping_add(n.wrapping_mul(0x1010))
 }
 
 impl ExpectServerHello {
@@ -234,12 +232,13 @@ impl ExpectServerHello {
                 && !session_id.is_empty()
         });
         let tls12_resume = tls12_resume.cloned();
+        let shape = HelloShape::new(profile, &entropy)?;
         let mut s = Self {
             random: entropy.client_random,
             session_id,
             shares,
             retry_seed: entropy.retry_seed,
-            grease: grease_value(entropy.client_random.first().copied().unwrap_or(0)),
+            shape,
             client_hello: Vec::new(),
             retry: None,
             cookie: None,
@@ -268,7 +267,8 @@ impl ExpectServerHello {
             shares: &self.shares,
             cookie: self.cookie.as_deref(),
             psk: psk_offer,
-            grease: self.grease,
+            shape: &self.shape,
+            after_retry: self.retry.is_some(),
             tls12_ticket: self.tls12_resume.as_ref().map(|t| t.ticket.as_slice()),
         };
         let (mut ch, binders_len) = hello::build(&input)?;
@@ -329,7 +329,11 @@ impl ExpectServerHello {
         if !io.config.profile.cipher_suites.contains(&sh.suite) {
             return Err(Error::UnofferedCipherSuite);
         }
-        let suite = suites::lookup(sh.suite).ok_or(Error::UnofferedCipherSuite)?;
+        let suite = suites::lookup(sh.suite).ok_or(if suites::lookup12(sh.suite).is_some() {
+            Error::UnofferedCipherSuite
+        } else {
+            Error::SelectedUnperformable(Unperformable::CipherSuite(sh.suite))
+        })?;
         if sh.is_hrr() {
             self.handle_retry(&sh, suite, msg, io)?;
             return Ok(State::ExpectServerHello(self));
@@ -375,7 +379,8 @@ impl ExpectServerHello {
             if self.shares.iter().any(|s| s.group().codepoint() == g.0) {
                 return Err(Error::HrrPointless);
             }
-            let group = Group::from_codepoint(g.0).ok_or(Error::UnofferedGroup)?;
+            let group = Group::from_codepoint(g.0)
+                .ok_or(Error::SelectedUnperformable(Unperformable::Group(g)))?;
             let seed = self
                 .retry_seed
                 .get(..group.seed_len())
@@ -502,6 +507,9 @@ impl ExpectServerHello {
             early_data_accepted: false,
             client_early,
             ticket_alpn: ticket.and_then(|t| t.alpn),
+            alps: None,
+            trust_anchors_offered: !io.config.profile.trust_anchor_ids.is_empty()
+                && hello::offered(&io.config.profile, ExtensionSlot::TrustAnchors),
         })))
     }
 }
@@ -566,6 +574,10 @@ pub(crate) struct Hs {
     early_data_accepted: bool,
     client_early: Option<Vec<u8>>,
     ticket_alpn: Option<Vec<u8>>,
+    /// The server's ALPS settings, when it negotiated application_settings.
+    alps: Option<Vec<u8>>,
+    /// Whether the ClientHello carried trust_anchors (a Certificate entry may answer it).
+    trust_anchors_offered: bool,
 }
 
 impl Hs {
@@ -615,6 +627,22 @@ impl Hs {
                     self.early_data_accepted = true;
                 }
                 ExtensionType::SUPPORTED_GROUPS => {}
+                // RFC 9849 §6.2: after ECH GREASE, retry_configs are ignored.
+                ExtensionType::ENCRYPTED_CLIENT_HELLO
+                    if profile.ech_grease && hello::offered(profile, ExtensionSlot::EchGrease) => {}
+                // The server's available trust anchors: informational, we send no retry.
+                ExtensionType::TRUST_ANCHORS
+                    if !profile.trust_anchor_ids.is_empty()
+                        && hello::offered(profile, ExtensionSlot::TrustAnchors) => {}
+                t if t.0 == profile.alps_codepoint
+                    && !profile.alps.is_empty()
+                    && hello::offered(profile, ExtensionSlot::ApplicationSettings) =>
+                {
+                    if self.alps.is_some() {
+                        return Err(Error::IllegalParameter);
+                    }
+                    self.alps = Some(b.to_vec());
+                }
                 ExtensionType::KEY_SHARE
                 | ExtensionType::SUPPORTED_VERSIONS
                 | ExtensionType::PRE_SHARED_KEY
@@ -626,6 +654,15 @@ impl Hs {
                 | ExtensionType::SCT => return Err(Error::IllegalParameter),
                 _ => return Err(Error::UnsupportedExtension),
             }
+        }
+        // ALPS needs a negotiated protocol we offered settings for (draft-vvv-tls-alps §4).
+        if self.alps.is_some()
+            && !self
+                .alpn
+                .as_ref()
+                .is_some_and(|a| io.config.profile.alps.contains(a))
+        {
+            return Err(Error::IllegalParameter);
         }
         if self.resumed
             && self.alpn.is_some()
@@ -657,8 +694,32 @@ impl Hs {
         Ok(State::ExpectCertificate(self))
     }
 
+    /// CompressedCertificate (RFC 8879): only with an algorithm we offered; decompressed
+    /// within the handshake message budget, then handled as Certificate (the transcript
+    /// takes the compressed message as sent).
+    fn handle_compressed_certificate(
+        self: Box<Self>,
+        msg: &[u8],
+        body: &[u8],
+        io: &mut Io,
+    ) -> Result<State, Error> {
+        let (alg, len, data) = messages::compressed_certificate(body)?;
+        let p = &io.config.profile;
+        if !p.compress_certificate.contains(&alg)
+            || !hello::offered(p, ExtensionSlot::CompressCertificate)
+        {
+            return Err(Error::IllegalParameter);
+        }
+        if len > io.config.max_handshake_message {
+            return Err(Error::MessageTooLarge);
+        }
+        let plain = messages::decompress_certificate(alg, len, data)?;
+        self.handle_certificate(msg, &plain)
+    }
+
     fn handle_certificate(mut self: Box<Self>, msg: &[u8], body: &[u8]) -> Result<State, Error> {
         let entries = messages::certificate(body)?;
+        let trust_anchors_offered = self.trust_anchors_offered;
         for (i, e) in entries.iter().enumerate() {
             for (t, b) in &e.extensions {
                 match *t {
@@ -673,6 +734,9 @@ impl Hs {
                             self.scts = Some(b.to_vec());
                         }
                     }
+                    // The server says the chain matches one of our trust anchor IDs (an
+                    // empty extension on the leaf): informational, the chain is verified.
+                    ExtensionType::TRUST_ANCHORS if trust_anchors_offered && b.is_empty() => {}
                     _ => return Err(Error::UnsupportedExtension),
                 }
             }
@@ -693,6 +757,11 @@ impl Hs {
             || !verify::allowed_in_tls13(scheme)
         {
             return Err(Error::UnofferedSignatureScheme);
+        }
+        if !crate::profile::scheme_performable(scheme) {
+            return Err(Error::SelectedUnperformable(
+                Unperformable::SignatureScheme(scheme),
+            ));
         }
         let th = self.transcript.clone().finish();
         let message = verify::signed_message(th.as_ref());
@@ -763,6 +832,18 @@ impl Hs {
                 io.send_ccs_once();
             }
             io.set_write_keys(self.suite, &self.client_hs)?;
+        }
+        if self.alps.is_some() {
+            // ALPS: our settings in a client EncryptedExtensions, before Certificate and
+            // Finished. burrow has no settings to send for h2: they are empty.
+            let mut e = Vec::new();
+            crate::codec::put_u16(&mut e, io.config.profile.alps_codepoint);
+            crate::codec::put_vec(&mut e, 2, &[])?;
+            let mut b = Vec::new();
+            crate::codec::put_vec(&mut b, 2, &e)?;
+            let m = crate::codec::handshake_message(HandshakeType::ENCRYPTED_EXTENSIONS.0, &b)?;
+            io.send_handshake(&m)?;
+            self.transcript.update(&m);
         }
         if let Some(ctx) = &self.cert_requested {
             let mut b = Vec::new();

@@ -204,7 +204,9 @@ impl Hs12 {
             match *t {
                 ExtensionType::RENEGOTIATION_INFO => {
                     // Initial handshake: renegotiated_connection must be empty.
-                    if *b != [0u8] || !offered(ExtensionSlot::RenegotiationInfo) {
+                    // Offered by the extension or by the SCSV (RFC 5746 §3.4).
+                    let scsv = profile.cipher_suites.contains(&crate::CipherSuite(0x00ff));
+                    if *b != [0u8] || !(offered(ExtensionSlot::RenegotiationInfo) || scsv) {
                         return Err(Error::InsecureRenegotiation);
                     }
                     reneg = true;

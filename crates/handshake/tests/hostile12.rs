@@ -442,6 +442,21 @@ fn cipher_not_offered_and_legacy_cipher() {
     // A profile that lists RSA key transport (for a fingerprint) still refuses it.
     let mut p = Profile::default_web();
     p.cipher_suites.push(CipherSuite(0x009c));
+    // Refused at configuration time unless the profile says so.
+    let pool = vec![0u8; Entropy::pool_len(&p)];
+    let e = Connection::new(
+        Config::new(p.clone(), Some("example.test")),
+        Entropy::from_pool(&p, &pool).unwrap(),
+        NOW,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Error::ProfileUnperformable(Unperformable::CipherSuite(CipherSuite(0x009c)))
+    );
+    assert_eq!(e.code(), "TLS_PROFILE_UNPERFORMABLE");
+    assert!(e.to_string().contains("0x009c") && e.to_string().contains("allow_unperformable"));
+    p.allow_unperformable = true;
     let (mut c, ch) = client_with(p, false);
     let mut srv = Srv12::new(
         &ch,

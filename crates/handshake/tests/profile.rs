@@ -41,7 +41,7 @@ fn is_grease(v: u16) -> bool {
 #[test]
 fn grease_everywhere_and_the_handshake_still_works() {
     let mut p = Profile::default_web();
-    p.grease = true;
+    p.grease = GreasePlaces::ALL;
     let (mut c, ch) = client(p, SignatureCheck::Inline);
     let exts = extensions(&ch);
     assert!(is_grease(exts[0].0), "GREASE extension first");

@@ -76,7 +76,8 @@ pub struct FetchOptions {
 }
 
 impl FetchOptions {
-    /// Defaults: the default web profile, system roots, staples requested and checked, 10 s
+    /// Defaults: the `curl` profile with ALPN `http/1.1` (curl 8.21's `--http1.1`
+    /// ClientHello; `request_staple` adds a status_request to it), system roots, staples requested and checked, 10 s
     /// timeout.
     pub fn new(host: &str, port: u16, server_name: Option<&str>, path: &str) -> Self {
         Self {
@@ -84,7 +85,11 @@ impl FetchOptions {
             port,
             server_name: server_name.map(str::to_string),
             path: path.to_string(),
-            profile: Profile::default_web(),
+            // This fetch speaks HTTP/1.1 only: ALPN as `curl --http1.1` sends it.
+            profile: Profile {
+                alpn: vec![b"http/1.1".to_vec()],
+                ..Profile::curl()
+            },
             trust: Trust::System,
             pins: Vec::new(),
             revocation: Revocation::CheckStaple,
@@ -197,7 +202,9 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     let judge = Judge::new(&opts.trust, &opts.pins, opts.revocation, verify_name)
         .map_err(FetchError::TrustConfig)?;
     let mut profile = opts.profile.clone();
-    if !opts.request_staple {
+    if opts.request_staple {
+        profile.add_status_request();
+    } else {
         profile
             .extension_order
             .retain(|s| *s != ExtensionSlot::StatusRequest);

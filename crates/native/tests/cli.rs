@@ -161,15 +161,16 @@ fn verbose_shows_session_chain_staple_and_heads() {
     }
     assert_eq!(o.stdout.len(), 1024);
 
-    // TLS 1.2 (server-only, or --tls-max), and a group chosen by HelloRetryRequest.
-    let tls12 = "* TLS: TLSv1.2 / TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 / x25519\n";
+    // TLS 1.2 (server-only, or --tls-max), and a group chosen by HelloRetryRequest; the
+    // default profile is curl's, which prefers AES-256.
+    let tls12 = "* TLS: TLSv1.2 / TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 / x25519\n";
     for (peer, flag, line) in [
         ("TLS12", "--http2", tls12),
         ("DEF", "--tls-max=1.2", tls12),
         (
             "HRR",
             "--tlsv1.3",
-            "* TLS: TLSv1.3 / TLS_AES_128_GCM_SHA256 / secp384r1\n",
+            "* TLS: TLSv1.3 / TLS_AES_256_GCM_SHA384 / secp384r1\n",
         ),
     ] {
         let o = burrow(

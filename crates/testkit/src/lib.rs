@@ -3,11 +3,14 @@
 //! * [`vectors`]: the public suites in `$BURROW_VECTORS` (default `../shared/vectors` next to the
 //!   repository). A missing folder is a test failure naming it; only `BURROW_VECTORS=none` skips,
 //!   and it says so on stderr.
+//! * [`fingerprint`]: ClientHello JA4 / JA3 computed from the FoxIO definition, for the
+//!   profile tests.
 //! * [`embedded`]: the small vector files compiled in, for `wasm32` tests that have no file system.
 //! * [`peers`]: the local third-party servers started by `../shared/peers/up.sh`, read from
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
 
 pub mod embedded;
+pub mod fingerprint;
 pub mod hex;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peers;

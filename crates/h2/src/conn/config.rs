@@ -1,6 +1,6 @@
 //! Connection configuration and abuse budgets.
 
-use crate::frame::DEFAULT_MAX_FRAME_SIZE;
+use crate::frame::{PrioritySpec, DEFAULT_MAX_FRAME_SIZE};
 use crate::hpack::EncoderPolicy;
 
 /// What the client announces and enforces.
@@ -23,6 +23,18 @@ pub struct Config {
     pub encoder_table_size: u32,
     /// Abuse budgets.
     pub limits: Limits,
+    /// The SETTINGS of the first flight by id, in order, to reproduce another client's
+    /// (`None`: burrow's own choice). Values come from the fields above: 1 =
+    /// `header_table_size`, 2 = ENABLE_PUSH 0, 3 = `max_concurrent_streams` (skipped when
+    /// `None`), 4 = `stream_window`, 5 = `max_frame_size`, 6 = `max_header_list_size`; other
+    /// ids are not sent.
+    pub settings_order: Option<Vec<u16>>,
+    /// SETTINGS_MAX_CONCURRENT_STREAMS to announce (when `settings_order` lists 3). It limits
+    /// streams the server opens; with push disabled there are none.
+    pub max_concurrent_streams: Option<u32>,
+    /// Priority fields (RFC 9113 §5.3.2, deprecated but still sent by Chromium) put on every
+    /// request's HEADERS frame, setting its PRIORITY flag. `None`: no priority.
+    pub headers_priority: Option<PrioritySpec>,
 }
 
 impl Default for Config {
@@ -36,6 +48,65 @@ impl Default for Config {
             encoder: EncoderPolicy::default(),
             encoder_table_size: 4096,
             limits: Limits::default(),
+            settings_order: None,
+            max_concurrent_streams: None,
+            headers_priority: None,
+        }
+    }
+}
+
+impl Config {
+    /// curl 7.88.1 (nghttp2 1.52) as captured: SETTINGS MAX_CONCURRENT_STREAMS 100,
+    /// INITIAL_WINDOW_SIZE 32 MiB, ENABLE_PUSH 0 in that order; connection window 32 MiB;
+    /// nghttp2's HPACK choices (`:path` not indexed).
+    pub fn curl_7_88() -> Config {
+        Config {
+            stream_window: 32 << 20,
+            connection_window: 32 << 20,
+            encoder: EncoderPolicy::curl_like(),
+            settings_order: Some(vec![3, 4, 2]),
+            max_concurrent_streams: Some(100),
+            ..Config::default()
+        }
+    }
+
+    /// curl 8.21.0 (nghttp2 1.69): SETTINGS 3:100, 4:65536, 2:0 and a connection
+    /// WINDOW_UPDATE of 1,048,510,465 (a 1000 MiB window), as the tunnelfetch mirror
+    /// declares them.
+    pub fn curl() -> Config {
+        Config {
+            stream_window: 65_536,
+            connection_window: 1000 << 20,
+            encoder: EncoderPolicy::curl_like(),
+            settings_order: Some(vec![3, 4, 2]),
+            max_concurrent_streams: Some(100),
+            ..Config::default()
+        }
+    }
+
+    /// Chromium 156 as captured: SETTINGS HEADER_TABLE_SIZE 65536, ENABLE_PUSH 0,
+    /// INITIAL_WINDOW_SIZE 6 MiB, MAX_HEADER_LIST_SIZE 256 KiB; connection window 15 MiB;
+    /// HEADERS with exclusive priority on stream 0, weight 256; `:path` not indexed.
+    pub fn chrome() -> Config {
+        Config {
+            stream_window: 6 << 20,
+            connection_window: 15 << 20,
+            header_table_size: 65_536,
+            max_header_list_size: 256 << 10,
+            encoder: EncoderPolicy::default().with_rule(
+                b":path",
+                crate::hpack::FieldEncoding {
+                    representation: crate::hpack::Representation::WithoutIndexing,
+                    ..crate::hpack::FieldEncoding::default()
+                },
+            ),
+            settings_order: Some(vec![1, 2, 4, 6]),
+            headers_priority: Some(PrioritySpec {
+                exclusive: true,
+                dependency: crate::frame::StreamId(0),
+                weight: 255,
+            }),
+            ..Config::default()
         }
     }
 }

@@ -88,7 +88,20 @@ pub struct Connection {
 
 impl Connection {
     /// A new connection; the preface, our SETTINGS and the connection WINDOW_UPDATE are queued.
-    pub fn new(config: Config) -> Connection {
+    pub fn new(mut config: Config) -> Connection {
+        if let Some(order) = &config.settings_order {
+            // A setting the first flight leaves out keeps its protocol default on both sides.
+            let has = |id: SettingId| order.contains(&id.0);
+            if !has(SettingId::INITIAL_WINDOW_SIZE) {
+                config.stream_window = DEFAULT_WINDOW;
+            }
+            if !has(SettingId::HEADER_TABLE_SIZE) {
+                config.header_table_size = 4096;
+            }
+            if !has(SettingId::MAX_FRAME_SIZE) {
+                config.max_frame_size = crate::frame::DEFAULT_MAX_FRAME_SIZE;
+            }
+        }
         let mut encoder = Encoder::new(config.encoder.clone());
         encoder.set_own_cap(usize_of(config.encoder_table_size));
         // Until the server acknowledges our SETTINGS it may use the protocol defaults.
@@ -130,6 +143,17 @@ impl Connection {
 
     fn write_preface(&mut self) {
         self.out.extend_from_slice(PREFACE);
+        let values = match &self.config.settings_order {
+            Some(order) => self.ordered_settings(order),
+            None => self.default_settings(),
+        };
+        Settings { ack: false, values }.encode(&mut self.out);
+        self.finish_preface();
+    }
+
+    /// burrow's own SETTINGS: ENABLE_PUSH 0, the table size when not the default, the
+    /// stream window, the frame size when not the default, the header list size.
+    fn default_settings(&self) -> Vec<Setting> {
         let mut values = vec![Setting {
             id: SettingId::ENABLE_PUSH,
             value: 0,
@@ -154,7 +178,34 @@ impl Connection {
             id: SettingId::MAX_HEADER_LIST_SIZE,
             value: self.config.max_header_list_size,
         });
-        Settings { ack: false, values }.encode(&mut self.out);
+        values
+    }
+
+    /// The configured settings in the order `order` names them (see
+    /// [`Config::settings_order`]).
+    fn ordered_settings(&self, order: &[u16]) -> Vec<Setting> {
+        let c = &self.config;
+        order
+            .iter()
+            .filter_map(|id| {
+                let value = match SettingId(*id) {
+                    SettingId::HEADER_TABLE_SIZE => c.header_table_size,
+                    SettingId::ENABLE_PUSH => 0,
+                    SettingId::MAX_CONCURRENT_STREAMS => c.max_concurrent_streams?,
+                    SettingId::INITIAL_WINDOW_SIZE => c.stream_window,
+                    SettingId::MAX_FRAME_SIZE => c.max_frame_size,
+                    SettingId::MAX_HEADER_LIST_SIZE => c.max_header_list_size,
+                    _ => return None,
+                };
+                Some(Setting {
+                    id: SettingId(*id),
+                    value,
+                })
+            })
+            .collect()
+    }
+
+    fn finish_preface(&mut self) {
         self.settings_unacked = self.settings_unacked.saturating_add(1);
         let extra = self
             .config

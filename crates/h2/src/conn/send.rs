@@ -73,7 +73,7 @@ impl Connection {
             block: first,
             end_stream,
             end_headers: rest.peek().is_none(),
-            priority: None,
+            priority: self.config.headers_priority,
             pad: None,
         }
         .encode(&mut self.out);

@@ -175,20 +175,8 @@ fn request_head(client: &Client<TokioNet>, r: &Request) -> Vec<String> {
         None => r.url.host_str().unwrap_or_default().to_string(),
     };
     lines.push(format!("Host: {host}"));
-    let has = |n: &str| r.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
-    if let Some(ua) = client
-        .config()
-        .user_agent
-        .as_deref()
-        .filter(|_| !has("user-agent"))
-    {
-        lines.push(format!("User-Agent: {ua}"));
-    }
-    if !has("accept-encoding") {
-        lines.push(format!(
-            "Accept-Encoding: {}",
-            burrow_decode::ACCEPT_ENCODING
-        ));
+    for (n, v) in client.config().default_fields(&r.headers) {
+        lines.push(format!("{n}: {v}"));
     }
     for (n, v) in &r.headers {
         lines.push(format!("{n}: {v}"));

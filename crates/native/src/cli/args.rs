@@ -18,6 +18,11 @@ Options:
   -k, --insecure           accept any server certificate (debugging only)
       --tlsv1.3            TLS 1.3 only (offer no TLS 1.2 cipher suites)
       --tls-max 1.2|1.3    highest TLS version offered (1.2: no TLS 1.3 cipher suites)
+      --impersonate NAME   look like another client: curl (curl 8.21, the default),
+                           curl_7_88 (Debian curl 7.88.1), chrome (Chromium 156): its
+                           ClientHello, HTTP/2 first flight and default headers
+                           (exactly: an OCSP staple is requested only if that client
+                           asks for one; curl does not)
       --http1.1            offer only HTTP/1.1 in ALPN
       --http2              offer h2 then http/1.1 in ALPN (the default)
       --http2-prior-knowledge  HTTP/2 without asking to plain http:// URLs (h2c)
@@ -102,6 +107,8 @@ pub(crate) struct Options {
     pub(crate) tls13_only: bool,
     /// `--tls-max 1.2`.
     pub(crate) tls12_only: bool,
+    /// `--impersonate NAME`: a built-in client profile (`Profile::by_name`).
+    pub(crate) impersonate: Option<String>,
     pub(crate) http: HttpVersion,
     pub(crate) method: Option<String>,
     pub(crate) headers: Vec<(String, String)>,
@@ -174,6 +181,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         pins: Vec::new(),
         insecure: false,
         tls13_only: false,
+        impersonate: None,
         tls12_only: false,
         http: HttpVersion::Http2,
         method: None,
@@ -231,6 +239,16 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
                 "1.3" => o.tls12_only = false,
                 v => return Err(format!("--tls-max wants 1.2 or 1.3, not {v:?}")),
             },
+            "--impersonate" => {
+                let name = value()?;
+                if burrow_handshake::Profile::by_name(&name).is_none() {
+                    return Err(format!(
+                        "--impersonate wants one of {}, not {name:?}",
+                        burrow_handshake::Profile::NAMES.join(", ")
+                    ));
+                }
+                o.impersonate = Some(name);
+            }
             "--http1.1" => o.http = HttpVersion::Http11,
             "--http2" => o.http = HttpVersion::Http2,
             "--http2-prior-knowledge" => o.http = HttpVersion::Http2PriorKnowledge,

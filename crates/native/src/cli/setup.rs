@@ -31,7 +31,13 @@ fn proxy(url: &str) -> Result<Proxy, Failure> {
 
 /// The client configuration the options describe.
 pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
-    let mut cfg = ClientConfig::default();
+    // --impersonate: that client's ClientHello, HTTP/2 first flight, fields and User-Agent
+    // (the name was checked when parsed); a staple only if that client asks for one.
+    let mut cfg = o
+        .impersonate
+        .as_deref()
+        .and_then(ClientConfig::impersonating)
+        .unwrap_or_default();
     if let Some(p) = &o.proxy {
         cfg.proxy = Some(proxy(p)?);
     }
