@@ -57,6 +57,8 @@ export function clientOptions(env, params) {
     if (params.get("offload") === "off") options.tls.offload = false;
     if (params.get("http2") === "off") options.http2 = false;
     if (params.has("decompress")) options.decompress = params.get("decompress") !== "off";
+    if (params.has("profile")) options.profile = params.get("profile");
+    if (params.has("readView")) options.readViewBytes = Number(params.get("readView"));
   }
   return options;
 }

@@ -131,7 +131,17 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
                  (import { connect } from \"cloudflare:sockets\")",
         )
     })?;
-    let mut c = ClientConfig::default();
+    // `profile`: a built-in client identity (ClientHello, HTTP/2 first flight, default
+    // fields), by name.
+    let mut c = match string(o, "profile")? {
+        None => ClientConfig::default(),
+        Some(name) => ClientConfig::impersonating(&name).ok_or_else(|| {
+            type_error(&format!(
+                "burrow: option `profile` is {name:?}: use one of {:?}",
+                burrow_client::Profile::NAMES
+            ))
+        })?,
+    };
     if let Some(p) = string(o, "proxy")? {
         if !p.is_empty() {
             c.proxy = Some(

@@ -211,6 +211,14 @@ async function run(base, apiPort) {
     check("good OCSP staple reported", stapled.meta?.ocsp === "good", JSON.stringify(stapled.meta ?? stapled.error));
   }
 
+  // 2b. Client identities work from inside workerd too.
+  for (const profile of ["curl", "curl_7_88", "chrome", "default_web"]) {
+    for (const peer of ["DEF", "TLS12", "CADDY"]) {
+      const j = (await get(base, "/t/get", { url: L(peer, "/1k"), profile })).json;
+      check(`profile ${profile} → ${peer}`, j.ok && j.sha256 === sums["1k"], JSON.stringify(j.error ?? j.meta?.tls));
+    }
+  }
+
   // 3. Certificate failures keep their codes; a wrong proxy password is PROXY_AUTH_REQUIRED.
   for (const [peer, code] of [["EXPIRED", "CERT_EXPIRED"], ["NOTYET", "CERT_NOT_YET_VALID"], ["WRONGHOST", "CERT_NAME_MISMATCH"], ["SELFSIGNED", "CERT_UNTRUSTED"], ["STAPLE_REVOKED", "OCSP_REVOKED"], ["STAPLE_MISMATCH", "OCSP_MISMATCH"]]) {
     const j = (await get(base, "/t/get", { url: L(peer, "/1k") })).json;
