@@ -1,0 +1,79 @@
+// TypeScript declarations for burrow's JS API (worker/js/burrow.mjs).
+
+/** What `connect` of `cloudflare:sockets` is. */
+export type Connect = (address: { hostname: string; port: number }, options?: object) => unknown;
+
+export type Trust = "system" | "insecure" | { ca: string | string[] };
+
+export interface ClientOptions {
+  /** The `connect` function of `cloudflare:sockets`. */
+  connect: Connect;
+  /** `http://`, `https://` or `socks5h://` proxy URL (credentials in the userinfo). */
+  proxy?: string;
+  /** Hosts that bypass the proxy. */
+  noProxy?: string | string[];
+  /** Certificate trust for origins (default "system"); also the proxy's unless `proxyTrust`. */
+  trust?: Trust;
+  proxyTrust?: Trust;
+  /** SPKI pins, `sha256/BASE64`. */
+  pins?: string[];
+  /** A built-in client identity. */
+  profile?: "curl" | "curl_7_88" | "chrome" | "default_web";
+  tls?: { alpn?: string[]; requireStaple?: boolean; offload?: boolean };
+  http2?: boolean;
+  timeouts?: { connectMs?: number; proxyMs?: number; tlsMs?: number; headersMs?: number; idleMs?: number; totalMs?: number };
+  /** Body cap in bytes; `null` = unlimited (default 32 MiB). */
+  maxBodyBytes?: number | null;
+  decompress?: boolean;
+  cookies?: boolean;
+  redirect?: "follow" | "manual" | "error";
+  maxRedirects?: number;
+  userAgent?: string | null;
+  /** BYOB read view size (default 64 KiB). */
+  readViewBytes?: number;
+}
+
+export interface TlsMeta {
+  version: "TLSv1.3" | "TLSv1.2";
+  cipher: string;
+  cipherSuite: number;
+  group: string;
+  groupId: number;
+  alpn: string | null;
+  resumed: boolean;
+  chain: { subject: string; issuer: string; notAfter: number }[];
+  ocsp: "good" | "none" | "not-checked";
+}
+
+export interface BurrowMeta {
+  proxied: "http" | "https" | "socks5" | "socks5h" | null;
+  httpVersion: string;
+  tls: TlsMeta | null;
+  proxyTls: TlsMeta | null;
+  ocsp: string | null;
+  reused: boolean;
+  retried: boolean;
+  redirects: number;
+  /** The coding burrow decoded (the headers still say what the server sent). */
+  contentEncoding: string | null;
+  timings: { connect: number; proxy: number; tls: number; ttfb: number; total: number };
+}
+
+export interface BurrowResponse extends Response {
+  readonly burrow: BurrowMeta;
+}
+
+export class BurrowError extends Error {
+  readonly code: string;
+  readonly phase: string;
+}
+
+export class Client {
+  constructor(options: ClientOptions);
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<BurrowResponse>;
+  stats(): { webcrypto?: Record<string, number>; pendingHeadsHighWater?: number };
+  close(): void;
+}
+
+export function wasmMemoryBytes(): number;
+export function wasmCryptoCounts(): { aesGcm: number; chacha20Poly1305: number; signatures: number };
