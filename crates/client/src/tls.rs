@@ -46,6 +46,10 @@ pub struct TlsSettings {
     pub alpn: Vec<Vec<u8>>,
     /// Where to write the session secrets (`None`: nowhere, the default).
     pub key_log: Option<KeyLogSink>,
+    /// TLS 1.2: refuse a server without extended master secret (RFC 7627) with
+    /// `TLS12_NO_EXTENDED_MASTER_SECRET`. Off by default: such a server is accepted, its
+    /// session is never resumed, and [`TlsInfo::extended_master_secret`] says `Some(false)`.
+    pub require_extended_master_secret: bool,
 }
 
 impl Default for TlsSettings {
@@ -60,6 +64,7 @@ impl Default for TlsSettings {
             request_staple: true,
             alpn: vec![b"h2".to_vec(), b"http/1.1".to_vec()],
             key_log: None,
+            require_extended_master_secret: false,
         }
     }
 }
@@ -104,6 +109,9 @@ pub struct TlsInfo {
     pub peer_chain: Vec<CertSummary>,
     /// The stapled OCSP verdict.
     pub ocsp: StapleStatus,
+    /// TLS 1.2: whether the session uses extended master secret (RFC 7627); `None` for TLS
+    /// 1.3. A `Some(false)` session is never resumed (its tickets are dropped).
+    pub extended_master_secret: Option<bool>,
 }
 
 /// Most servers whose session ticket a client keeps; beyond it the cache starts over.
@@ -212,6 +220,7 @@ impl<S: NetStream> TlsStream<S> {
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
         let mut cfg = Config::new(profile.clone(), sni);
         cfg.key_log = settings.key_log.is_some();
+        cfg.require_extended_master_secret = settings.require_extended_master_secret;
         let key_log = settings.key_log.clone();
         let log = |conn: &mut Connection| {
             if let Some(sink) = &key_log {
@@ -283,6 +292,7 @@ impl<S: NetStream> TlsStream<S> {
                         resumed: s.resumed,
                         peer_chain: summarise(&chain),
                         ocsp,
+                        extended_master_secret: s.extended_master_secret,
                     };
                     return Ok(TlsStream {
                         inner,

@@ -205,7 +205,7 @@ impl fmt::Display for Error {
             Self::Misuse => f.write_str("API used out of order (a bug in the caller)"),
             Self::Internal => f.write_str("internal error in burrow (please report)"),
             Self::ExtendedMasterSecretMissing => f.write_str(
-                "the TLS 1.2 server does not support extended master secret (RFC 7627); set Config::allow_no_extended_master_secret to accept the risk",
+                "the TLS 1.2 server does not support extended master secret (RFC 7627) and require_extended_master_secret is set; clear it to accept such servers (their sessions are then never resumed)",
             ),
             Self::InsecureRenegotiation => {
                 f.write_str("the TLS 1.2 server does not support secure renegotiation (RFC 5746 renegotiation_info)")

@@ -787,6 +787,7 @@ impl Hs {
             resumed: self.resumed,
             hello_retry: self.hello_retry,
             early_data_accepted: self.early_data_accepted,
+            extended_master_secret: None,
         }));
         Ok(State::Traffic(Box::new(Traffic::new(
             self.suite,

@@ -8,8 +8,10 @@
 //! ChangeCipherSpec, Finished. Resumption (RFC 5077): ServerHello echoing our session id →
 //! [NewSessionTicket] → server ChangeCipherSpec, Finished → our ChangeCipherSpec, Finished.
 //!
-//! Decisions: extended master secret is required unless
-//! [`Config::allow_no_extended_master_secret`](crate::Config); renegotiation_info must be
+//! Decisions: a server without extended master secret is accepted unless
+//! [`Config::require_extended_master_secret`](crate::Config), but such a session is never
+//! resumed: its tickets are dropped and a resumption without EMS is refused (RFC 7627 §5.3,
+//! the triple handshake needs resumption); renegotiation_info must be
 //! present and empty; HelloRequest is ignored during the handshake and answered with a
 //! `no_renegotiation` warning afterwards (the connection stays up; more than
 //! [`MAX_HELLO_REQUESTS`] of them is an `unexpected_message` error); no renegotiation ever.
@@ -171,8 +173,9 @@ impl Hs12 {
     /// The server echoed our session id for the ticket we offered: abbreviated handshake
     /// (RFC 5077 §3.4) with the ticket's master secret.
     fn resume(&mut self, t: Ticket, io: &mut Io) -> Result<(), Error> {
-        if t.suite != self.suite.id || t.ems != self.ems {
-            // RFC 7627 §5.3: a resumption must keep the original session's EMS state.
+        if t.suite != self.suite.id || t.ems != self.ems || !self.ems {
+            // RFC 7627 §5.3: a resumption must keep the original session's EMS state, and a
+            // session without EMS is never resumed (no such ticket is ever issued to us).
             return Err(Error::IllegalParameter);
         }
         if self.alpn.is_some() && t.alpn.is_some() && self.alpn != t.alpn {
@@ -274,7 +277,7 @@ impl Hs12 {
         if !reneg {
             return Err(Error::InsecureRenegotiation);
         }
-        if !self.ems && !io.config.allow_no_extended_master_secret {
+        if !self.ems && io.config.require_extended_master_secret {
             return Err(Error::ExtendedMasterSecretMissing);
         }
         Ok(())
@@ -494,8 +497,11 @@ impl Hs12 {
             resumed: self.abbreviated,
             hello_retry: false,
             early_data_accepted: false,
+            extended_master_secret: Some(self.ems),
         }));
-        if let Some((hint, ticket)) = self.new_ticket.take() {
+        // Without EMS the session is not resumable (triple handshake, RFC 7627 §1): its
+        // ticket is dropped.
+        if let Some((hint, ticket)) = self.new_ticket.take().filter(|_| self.ems) {
             // A lifetime hint of 0 means unspecified: keep it for an hour at most.
             let lifetime_s = if hint == 0 {
                 3600

@@ -185,6 +185,41 @@ fn verbose_shows_session_chain_staple_and_heads() {
     assert!(stderr(&o).contains("* TLS OCSP staple: none sent\n"));
 }
 
+/// Caddy capped at TLS 1.2 (Go, no extended master secret): fetched by default, `-v` says the
+/// session has no EMS and is not resumable; `--require-ems` refuses it with the code (exit 7).
+#[test]
+fn tls12_server_without_ems_fetched_by_default_refused_with_require_ems() {
+    let Some(p) = load("cli caddy TLS 1.2 without EMS") else {
+        return;
+    };
+    let want = &sums(&p)["1k"];
+    let u = url(&p, "CADDY_TLS12", "/1k");
+    let o = burrow(&["-v", "--cacert", &ca(&p), &u], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(&sha256_hex(&o.stdout), want);
+    let e = stderr(&o);
+    assert!(e.contains("* TLS: TLSv1.2 / "), "{e}");
+    assert!(
+        e.contains("no extended master secret (RFC 7627): session not resumable"),
+        "{e}"
+    );
+    let o = burrow(&["--require-ems", "--cacert", &ca(&p), &u], &[]);
+    assert_exit(&o, 7);
+    assert!(
+        stderr(&o).contains("TLS12_NO_EXTENDED_MASTER_SECRET"),
+        "{}",
+        stderr(&o)
+    );
+    // A server with EMS says nothing about it.
+    let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, "TLS12", "/1k")], &[]);
+    assert_exit(&o, 0);
+    assert!(
+        !stderr(&o).contains("extended master secret"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn alpn_follows_http_version_flags() {
     let Some(p) = load("cli --http1.1/--http2") else {

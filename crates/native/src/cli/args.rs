@@ -18,6 +18,8 @@ Options:
   -k, --insecure           accept any server certificate (debugging only)
       --tlsv1.3            TLS 1.3 only (offer no TLS 1.2 cipher suites)
       --tls-max 1.2|1.3    highest TLS version offered (1.2: no TLS 1.3 cipher suites)
+      --require-ems        refuse TLS 1.2 servers without extended master secret (RFC 7627;
+                           by default they are accepted but their sessions never resumed)
       --http1.1            offer only HTTP/1.1 in ALPN
       --http2              offer h2 then http/1.1 in ALPN (the default)
       --http2-prior-knowledge  HTTP/2 without asking to plain http:// URLs (h2c)
@@ -102,6 +104,8 @@ pub(crate) struct Options {
     pub(crate) tls13_only: bool,
     /// `--tls-max 1.2`.
     pub(crate) tls12_only: bool,
+    /// `--require-ems`.
+    pub(crate) require_ems: bool,
     pub(crate) http: HttpVersion,
     pub(crate) method: Option<String>,
     pub(crate) headers: Vec<(String, String)>,
@@ -175,6 +179,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         insecure: false,
         tls13_only: false,
         tls12_only: false,
+        require_ems: false,
         http: HttpVersion::Http2,
         method: None,
         headers: Vec::new(),
@@ -226,6 +231,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "-k" | "--insecure" => o.insecure = true,
             "--tlsv1.3" => o.tls13_only = true,
             "--tlsv1.2" => {} // curl's "at least 1.2": burrow never offers less.
+            "--require-ems" => o.require_ems = true,
             "--tls-max" => match value()?.as_str() {
                 "1.2" => o.tls12_only = true,
                 "1.3" => o.tls12_only = false,
@@ -379,6 +385,7 @@ mod tests {
             "--insecure",
             "--tlsv1.3",
             "--tls-max",
+            "--require-ems",
             "--http1.1",
             "--http2",
             "--http2-prior-knowledge",

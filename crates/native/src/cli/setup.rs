@@ -53,6 +53,7 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
     if o.tls12_only {
         cfg.tls.profile.cipher_suites.retain(|s| !tls13(s));
     }
+    cfg.tls.require_extended_master_secret = o.require_ems;
     if let Some(t) = anchors("--proxy-cacert", &o.proxy_cacert)? {
         cfg.proxy_tls.trust = t;
     }
