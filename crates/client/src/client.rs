@@ -327,7 +327,13 @@ impl<N: Net> H1Body<N> {
                         .await?
                         .map_err(|e| Error::from_io(e, Error::Io))?;
                     if n == 0 {
-                        self.decoder.receive_eof();
+                        if stream.closure_authenticated()
+                            || self.client.config.allow_close_without_close_notify
+                        {
+                            self.decoder.receive_eof();
+                        } else {
+                            self.decoder.receive_unauthenticated_eof();
+                        }
                     } else {
                         self.buf.extend_from_slice(tmp.get(..n).unwrap_or(&[]));
                     }
@@ -847,7 +853,11 @@ impl<N: Net> Client<N> {
                         }
                     };
                     if n == 0 {
-                        decoder.receive_eof();
+                        if stream.closure_authenticated() || cfg.allow_close_without_close_notify {
+                            decoder.receive_eof();
+                        } else {
+                            decoder.receive_unauthenticated_eof();
+                        }
                     } else {
                         if !got_any {
                             ttfb = net.now_ms().saturating_sub(t_sent);

@@ -63,6 +63,12 @@ pub struct ClientConfig {
     pub user_agent: Option<String>,
     /// Idle keep-alive connections kept per origin (0 = no reuse).
     pub max_idle_per_origin: usize,
+    /// Accept an HTTP/1.x body with neither `Content-Length` nor chunked framing that ends
+    /// with a TCP close but no TLS `close_notify`. Default off: RFC 9112 §9.8 counts such a
+    /// body complete only after a valid closure alert, since anyone on the path can cut the
+    /// connection; it fails with `BODY_TRUNCATED` (after the bytes that did arrive). Plain
+    /// `http://` has no closure alert and is unaffected.
+    pub allow_close_without_close_notify: bool,
 }
 
 impl Default for ClientConfig {
@@ -86,6 +92,7 @@ impl Default for ClientConfig {
             deadlines: Deadlines::default(),
             user_agent: Some(concat!("burrow/", env!("CARGO_PKG_VERSION")).to_string()),
             max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,
+            allow_close_without_close_notify: false,
         }
     }
 }

@@ -151,6 +151,8 @@ pub struct TlsStream<S: NetStream> {
     pending: Vec<u8>,
     pos: usize,
     closed: bool,
+    /// The peer's close_notify arrived (a bare TCP close leaves it false).
+    close_notify: bool,
     info: TlsInfo,
     /// Transport read buffer, kept between reads.
     rbuf: Vec<u8>,
@@ -301,6 +303,7 @@ impl<S: NetStream> TlsStream<S> {
                         pending: Vec::new(),
                         pos: 0,
                         closed: false,
+                        close_notify: false,
                         info,
                         rbuf: buf,
                         tickets,
@@ -323,6 +326,12 @@ impl<S: NetStream> TlsStream<S> {
     /// What the handshake negotiated.
     pub fn info(&self) -> &TlsInfo {
         &self.info
+    }
+
+    /// Whether the stream ended with the peer's close_notify (`false` while it is open, and
+    /// after a bare TCP close, which may be a truncation by an attacker).
+    pub fn received_close_notify(&self) -> bool {
+        self.close_notify
     }
 }
 
@@ -353,7 +362,10 @@ impl<S: NetStream> NetStream for TlsStream<S> {
                     self.pending = p;
                     self.pos = 0;
                 }
-                Event::PeerClosed => self.closed = true,
+                Event::PeerClosed => {
+                    self.closed = true;
+                    self.close_notify = true;
+                }
                 Event::NewSessionTicket(t) => {
                     if let Some(slot) = &self.tickets {
                         slot.cache.put(&slot.key, t);

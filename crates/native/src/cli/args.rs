@@ -39,6 +39,8 @@ Options:
                            the decoded size counts against --max-filesize)
       --raw                passthrough: still ask, but hand out the coded bytes and keep
                            Content-Encoding / Content-Length as sent
+      --allow-no-close-notify  accept a body with no length whose TLS connection ends
+                           without close_notify (default: BODY_TRUNCATED, exit 56)
       --max-filesize BYTES body cap (wire and decoded bytes; default 33554432; 'none' = no cap)
       --connect-timeout S  limit for TCP connect, proxy handshake and TLS handshake each
   -m, --max-time S         limit for the whole transfer
@@ -65,7 +67,7 @@ Exit codes:
   23  writing the body (stdout or -o FILE) failed
   28  timeout (--connect-timeout, --max-time, or the built-in header/idle limits)
   47  redirects: too many, a loop, https->http, or an unusable Location
-  56  the connection was lost while receiving
+  56  the connection was lost while receiving, or cut without TLS close_notify
   61  content decoding failed (corrupt, truncated or unsupported coding)
   63  body larger than --max-filesize
 ";
@@ -122,6 +124,8 @@ pub(crate) struct Options {
     pub(crate) connect_timeout: Option<Duration>,
     pub(crate) max_time: Option<Duration>,
     pub(crate) cookie_jar: bool,
+    /// `--allow-no-close-notify`.
+    pub(crate) allow_no_close_notify: bool,
 }
 
 /// What the command line asks for.
@@ -195,6 +199,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         connect_timeout: None,
         max_time: None,
         cookie_jar: false,
+        allow_no_close_notify: false,
     };
     let mut url = None;
     let mut args = args.into_iter();
@@ -276,6 +281,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "--connect-timeout" => o.connect_timeout = Some(seconds(&flag, &value()?)?),
             "-m" | "--max-time" => o.max_time = Some(seconds(&flag, &value()?)?),
             "--cookie-jar" => o.cookie_jar = true,
+            "--allow-no-close-notify" => o.allow_no_close_notify = true,
             other => return Err(format!("unknown option {other} (see --help)")),
         }
     }
@@ -405,6 +411,7 @@ mod tests {
             "--connect-timeout",
             "--max-time",
             "--cookie-jar",
+            "--allow-no-close-notify",
             "SSLKEYLOGFILE",
         ] {
             assert!(HELP.contains(flag), "--help does not mention {flag}");

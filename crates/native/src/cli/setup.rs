@@ -64,6 +64,7 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.redirect.max_redirects = n;
     }
     cfg.cookies = o.cookie_jar;
+    cfg.allow_close_without_close_notify = o.allow_no_close_notify;
     cfg.decompress = match o.raw {
         true => Decompress::Passthrough,
         false => Decompress::Auto,
