@@ -104,7 +104,7 @@ impl Entropy {
         }
         let mut key_share_seeds = Vec::new();
         for g in &profile.key_shares {
-            let group = Group::from_codepoint(g.0).ok_or(Error::Misuse)?;
+            let group = Group::from_codepoint(g.0).ok_or(Error::UnsupportedGroup(*g))?;
             key_share_seeds.push(take(group.seed_len())?.to_vec());
         }
         let retry_seed = rest.get(..rest.len().min(96)).unwrap_or(&[]).to_vec();

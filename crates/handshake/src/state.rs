@@ -195,7 +195,7 @@ impl ExpectServerHello {
         }
         let mut shares = Vec::new();
         for (g, seed) in profile.key_shares.iter().zip(&entropy.key_share_seeds) {
-            let group = Group::from_codepoint(g.0).ok_or(Error::Misuse)?;
+            let group = Group::from_codepoint(g.0).ok_or(Error::UnsupportedGroup(*g))?;
             shares.push(KeyShare::from_seed(group, seed).map_err(|_| Error::Misuse)?);
         }
         let psk = match &io.config.resumption {
@@ -375,7 +375,7 @@ impl ExpectServerHello {
             if self.shares.iter().any(|s| s.group().codepoint() == g.0) {
                 return Err(Error::HrrPointless);
             }
-            let group = Group::from_codepoint(g.0).ok_or(Error::UnofferedGroup)?;
+            let group = Group::from_codepoint(g.0).ok_or(Error::UnsupportedGroup(g))?;
             let seed = self
                 .retry_seed
                 .get(..group.seed_len())

@@ -342,7 +342,7 @@ impl Hs12 {
         };
         // Our ECDHE key: the ClientHello's share for that group, or a fresh one from the
         // retry seed.
-        let group = Group::from_codepoint(ske.group.0).ok_or(Error::UnofferedGroup)?;
+        let group = Group::from_codepoint(ske.group.0).ok_or(Error::UnsupportedGroup(ske.group))?;
         let fresh;
         let mine = match self.shares.iter().find(|s| s.group() == group) {
             Some(s) => s,
@@ -557,6 +557,7 @@ fn scheme_fits(auth: Auth, s: SignatureScheme) -> bool {
             s,
             SignatureScheme::ECDSA_SECP256R1_SHA256
                 | SignatureScheme::ECDSA_SECP384R1_SHA384
+                | SignatureScheme::ECDSA_SECP521R1_SHA512
                 | SignatureScheme::ED25519
         ),
         Auth::Rsa => matches!(
@@ -573,10 +574,20 @@ fn scheme_fits(auth: Auth, s: SignatureScheme) -> bool {
 
 /// DER of the secp384r1 OID (1.3.132.0.34), to tell a P-384 key from a P-256 one.
 const P384_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22];
+/// DER of the secp521r1 OID (1.3.132.0.35).
+const P521_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x23];
 
 /// In TLS 1.2 an ECDSA scheme names only the hash; the curve is the key's.
 fn algorithm12(s: SignatureScheme, spki: &[u8]) -> Option<VerifyAlgorithm> {
     let p384 = spki.windows(P384_OID.len()).any(|w| w == P384_OID);
+    if spki.windows(P521_OID.len()).any(|w| w == P521_OID) {
+        return match s {
+            SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(VerifyAlgorithm::EcdsaP521Sha256),
+            SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(VerifyAlgorithm::EcdsaP521Sha384),
+            SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(VerifyAlgorithm::EcdsaP521Sha512),
+            _ => None,
+        };
+    }
     Some(match (s, p384) {
         (SignatureScheme::ECDSA_SECP256R1_SHA256, false) => VerifyAlgorithm::EcdsaP256Sha256,
         (SignatureScheme::ECDSA_SECP256R1_SHA256, true) => VerifyAlgorithm::EcdsaP384Sha256,

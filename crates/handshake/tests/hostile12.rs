@@ -686,3 +686,31 @@ fn offloaded_aead_tls12_handshake_and_data() {
     drain_offload(&mut c, NOW, &mut out, &mut keys, &mut jobs).unwrap();
     assert_eq!(srv.open_client(&out), vec![(23, b"pong".to_vec())]);
 }
+
+/// A profile naming a group burrow does not implement fails with a code naming the group, not
+/// as an API misuse; P-521 is implemented and makes a 133-byte share.
+#[test]
+fn unsupported_groups_have_their_own_code_and_p521_is_supported() {
+    let mut profile = Profile::default_web();
+    profile.key_shares = vec![NamedGroup(0x0100)]; // ffdhe2048
+    profile.groups = vec![NamedGroup(0x0100)];
+    let pool = vec![0x42u8; Entropy::pool_len(&profile)];
+    let e = Entropy::from_pool(&profile, &pool).unwrap_err();
+    assert_eq!(e, Error::UnsupportedGroup(NamedGroup(0x0100)));
+    assert_eq!(e.code(), "TLS_UNSUPPORTED_GROUP");
+    assert!(e.to_string().contains("0x0100"), "{e}");
+
+    profile.key_shares = vec![NamedGroup::SECP521R1];
+    profile.groups = vec![NamedGroup::SECP521R1];
+    let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
+        .map(|i| i as u8 ^ 0x5a)
+        .collect();
+    let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+    let mut c = Connection::new(Config::new(profile, Some("example.test")), entropy, NOW).unwrap();
+    let ch = c.take_transmit();
+    // key_share entry: group 0x0019, length 133, uncompressed point.
+    assert!(
+        ch.windows(5).any(|w| w == [0x00, 0x19, 0x00, 0x85, 0x04]),
+        "a P-521 key share is offered"
+    );
+}

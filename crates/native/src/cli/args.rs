@@ -18,6 +18,10 @@ Options:
   -k, --insecure           accept any server certificate (debugging only)
       --tlsv1.3            TLS 1.3 only (offer no TLS 1.2 cipher suites)
       --tls-max 1.2|1.3    highest TLS version offered (1.2: no TLS 1.3 cipher suites)
+      --curves LIST        key exchange groups to offer, in order, colon-separated (curl's
+                           spelling): X25519, P-256, P-384, P-521, X25519MLKEM768 (also
+                           secp256r1, prime256v1, secp384r1, secp521r1, x25519); the
+                           first one gets a key share
       --require-ems        refuse TLS 1.2 servers without extended master secret (RFC 7627;
                            by default they are accepted but their sessions never resumed)
       --http1.1            offer only HTTP/1.1 in ALPN
@@ -108,6 +112,8 @@ pub(crate) struct Options {
     pub(crate) tls12_only: bool,
     /// `--require-ems`.
     pub(crate) require_ems: bool,
+    /// `--curves`: the groups in order.
+    pub(crate) curves: Option<Vec<u16>>,
     pub(crate) http: HttpVersion,
     pub(crate) method: Option<String>,
     pub(crate) headers: Vec<(String, String)>,
@@ -171,6 +177,31 @@ fn header(v: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.to_string()))
 }
 
+/// `--curves A:B:...`: group code points, in order, no duplicates.
+fn curves(v: &str) -> Result<Vec<u16>, String> {
+    let mut out = Vec::new();
+    for name in v.split(':') {
+        let g = match name.to_ascii_lowercase().as_str() {
+            "x25519" => 0x001d,
+            "p-256" | "secp256r1" | "prime256v1" => 0x0017,
+            "p-384" | "secp384r1" => 0x0018,
+            "p-521" | "secp521r1" => 0x0019,
+            "x25519mlkem768" => 0x11ec,
+            _ => {
+                return Err(format!(
+                    "--curves: unknown or unsupported group {name:?} (X25519, P-256, P-384, \
+                     P-521, X25519MLKEM768)"
+                ))
+            }
+        };
+        if out.contains(&g) {
+            return Err(format!("--curves lists {name:?} twice"));
+        }
+        out.push(g);
+    }
+    Ok(out)
+}
+
 /// Parses the arguments after the program name.
 pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut o = Options {
@@ -184,6 +215,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         tls13_only: false,
         tls12_only: false,
         require_ems: false,
+        curves: None,
         http: HttpVersion::Http2,
         method: None,
         headers: Vec::new(),
@@ -237,6 +269,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "--tlsv1.3" => o.tls13_only = true,
             "--tlsv1.2" => {} // curl's "at least 1.2": burrow never offers less.
             "--require-ems" => o.require_ems = true,
+            "--curves" => o.curves = Some(curves(&value()?)?),
             "--tls-max" => match value()?.as_str() {
                 "1.2" => o.tls12_only = true,
                 "1.3" => o.tls12_only = false,
@@ -373,6 +406,9 @@ mod tests {
         assert!(error(&["--max-filesize", "big", "u"]).contains("'none'"));
         assert!(error(&["a", "b"]).contains("one URL only"));
         assert!(error(&["--tls-max", "1.1", "u"]).contains("1.2 or 1.3"));
+        assert!(error(&["--curves", "X448", "u"]).contains("unsupported group \"X448\""));
+        assert!(error(&["--curves", "X25519:x25519", "u"]).contains("twice"));
+        assert!(error(&["--curves", "", "u"]).contains("unknown"));
         assert!(error(&["--tlsv1.3", "--tls-max", "1.2", "u"]).contains("no TLS version"));
     }
 
@@ -391,6 +427,7 @@ mod tests {
             "--insecure",
             "--tlsv1.3",
             "--tls-max",
+            "--curves",
             "--require-ems",
             "--http1.1",
             "--http2",

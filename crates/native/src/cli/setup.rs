@@ -54,6 +54,15 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.tls.profile.cipher_suites.retain(|s| !tls13(s));
     }
     cfg.tls.require_extended_master_secret = o.require_ems;
+    if let Some(curves) = &o.curves {
+        // curl's --curves: these groups in this order; the first gets a key share.
+        let groups: Vec<_> = curves
+            .iter()
+            .map(|g| burrow_handshake::NamedGroup(*g))
+            .collect();
+        cfg.tls.profile.key_shares = groups.iter().take(1).copied().collect();
+        cfg.tls.profile.groups = groups;
+    }
     if let Some(t) = anchors("--proxy-cacert", &o.proxy_cacert)? {
         cfg.proxy_tls.trust = t;
     }
