@@ -88,7 +88,10 @@ impl<N: Net> Clone for Client<N> {
 pub struct Response<N: Net> {
     /// Status code.
     pub status: u16,
-    /// Header fields as received (values decoded as UTF-8, lossily).
+    /// Header fields as received, in order (values decoded as UTF-8, lossily). Decoding the
+    /// body changes none of them: `Content-Encoding` and `Content-Length` still say what the
+    /// server sent (as the platform's `fetch` keeps `Content-Encoding`); whether the body
+    /// handed out was decoded, and from what, is [`ResponseMeta::content_encoding`].
     pub headers: Vec<(String, String)>,
     /// The final URL (after redirects).
     pub url: url::Url,
@@ -194,9 +197,8 @@ impl<N: Net> Response<N> {
         if codings.is_empty() {
             return Ok(());
         }
-        self.headers.retain(|(n, _)| {
-            !n.eq_ignore_ascii_case("content-encoding") && !n.eq_ignore_ascii_case("content-length")
-        });
+        // The headers stay as the server sent them; `meta.content_encoding` says the body is
+        // decoded (so `Content-Length`, if any, counts the coded bytes, not the ones handed out).
         self.meta.content_encoding = Some(coding);
         self.decoding = Some(Decoding {
             decoder: burrow_decode::Decoder::new(&codings, cfg.max_body_bytes),

@@ -16,9 +16,9 @@ pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
 /// What happens to a body the server content-coded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Decompress {
-    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`; the
-    /// response loses `Content-Encoding` and `Content-Length` (they described the coded
-    /// bytes) and `ResponseMeta::content_encoding` says what was decoded.
+    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`;
+    /// `ResponseMeta::content_encoding` says what was decoded. The response headers are kept
+    /// as sent: `Content-Encoding` and `Content-Length` describe the coded bytes.
     #[default]
     Auto,
     /// Hand out the coded bytes and keep the headers as sent.

@@ -181,5 +181,7 @@ pub struct ResponseMeta {
     /// Redirects followed to get here.
     pub redirects: u32,
     /// The `Content-Encoding` that was decoded (`None`: the body is as the server sent it).
+    /// This is how a caller tells the body was decoded: the response headers still carry the
+    /// server's `Content-Encoding` and `Content-Length` (of the coded bytes).
     pub content_encoding: Option<String>,
 }

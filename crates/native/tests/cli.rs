@@ -796,11 +796,27 @@ fn content_decoding_compressed_and_raw() {
         let o = burrow(&["-v", flag, "--cacert", &c, &u], &[]);
         assert_exit(&o, 0);
         assert_eq!(&sha256_hex(&o.stdout), want, "{flag}");
+        let e = stderr(&o);
+        assert!(e.contains("* content decoded: gzip"), "{e}");
+        // -v shows the head as received: the coding and the wire length stay.
+        let lower = e.to_ascii_lowercase();
         assert!(
-            stderr(&o).contains("* content decoded: gzip"),
-            "{}",
-            stderr(&o)
+            lower.contains("\n< content-encoding: gzip\n"),
+            "{flag}: {e}"
         );
+        if let Some(at) = lower.find("\n< content-length: ") {
+            let n: usize = lower[at + 20..]
+                .lines()
+                .next()
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            assert!(
+                n < 1024 * 1024,
+                "{flag}: the wire (coded) length, not the decoded one"
+            );
+        }
     }
     // --raw: the gzip bytes as sent, Content-Encoding kept; they inflate to the file.
     let o = burrow(&["--raw", "-i", "--cacert", &c, &u], &[]);

@@ -40,9 +40,9 @@ Options:
   -L, --location           follow redirects (up to 20, or --max-redirs)
       --max-redirs N       redirect limit with -L
       --compressed         ask for gzip, deflate, br, zstd and decode them (the default;
-                           the decoded size counts against --max-filesize)
-      --raw                passthrough: still ask, but hand out the coded bytes and keep
-                           Content-Encoding / Content-Length as sent
+                           the decoded size counts against --max-filesize; -i and -v still
+                           show Content-Encoding / Content-Length as sent)
+      --raw                passthrough: still ask, but hand out the coded bytes
       --allow-no-close-notify  accept a body with no length whose TLS connection ends
                            without close_notify (default: BODY_TRUNCATED, exit 56)
       --max-filesize BYTES body cap (wire and decoded bytes; default 33554432; 'none' = no cap)
