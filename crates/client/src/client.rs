@@ -353,10 +353,24 @@ impl<N: Net> H1Body<N> {
     }
 }
 
+/// The lines of an encoded HTTP/1.x request head (up to the empty line), without CRLFs.
+fn head_lines(wire: &[u8]) -> Vec<String> {
+    let end = wire
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(wire.len());
+    String::from_utf8_lossy(wire.get(..end).unwrap_or_default())
+        .split("\r\n")
+        .map(str::to_string)
+        .collect()
+}
+
 /// The response head plus the connection state to read its body.
 struct Exchange<S: NetStream> {
     status: u16,
     version: Version,
+    /// The request head as written (lines without CRLF).
+    sent_head: Vec<String>,
     headers: Vec<(String, String)>,
     stream: Transport<S>,
     decoder: Decoder,
@@ -583,6 +597,16 @@ impl<N: Net> Client<N> {
             fields.push(("content-length".to_string(), n.to_string()));
         }
         let headers = request_headers(&req.method, req.url.scheme(), &authority, &path, &fields);
+        let sent_head: Vec<String> = headers
+            .iter()
+            .map(|h| {
+                format!(
+                    "{}: {}",
+                    String::from_utf8_lossy(&h.name),
+                    String::from_utf8_lossy(&h.value)
+                )
+            })
+            .collect();
         let t_sent = net.now_ms();
         let id = h2.send(&headers, body, source.is_some())?;
         if let Some(src) = source.as_mut() {
@@ -640,6 +664,7 @@ impl<N: Net> Client<N> {
                 timings,
                 redirects: 0,
                 content_encoding: None,
+                request_head: sent_head,
             },
             body: BodySource::H2(body),
             decoding: None,
@@ -670,6 +695,7 @@ impl<N: Net> Client<N> {
             timings,
             redirects: 0,
             content_encoding: None,
+            request_head: ex.sent_head,
         };
         let body = BodySource::H1(Box::new(H1Body {
             client: Rc::clone(&self.inner),
@@ -768,6 +794,7 @@ impl<N: Net> Client<N> {
         let req_info = head
             .encode(body_kind, &mut wire)
             .map_err(|e| fatal(Error::Http1(e)))?;
+        let sent_head = head_lines(&wire);
         if let Body::Bytes(b) = &req.body {
             wire.extend_from_slice(b);
         }
@@ -826,6 +853,7 @@ impl<N: Net> Client<N> {
                     return Ok(Exchange {
                         status: head.status,
                         version: head.version,
+                        sent_head,
                         headers,
                         stream,
                         decoder,

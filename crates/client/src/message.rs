@@ -184,4 +184,10 @@ pub struct ResponseMeta {
     /// This is how a caller tells the body was decoded: the response headers still carry the
     /// server's `Content-Encoding` and `Content-Length` (of the coded bytes).
     pub content_encoding: Option<String>,
+    /// The request head exactly as sent on this hop, one line per entry, for diagnostics
+    /// (curl's `-v`): HTTP/1.x the request line and header lines of the encoded head (framing
+    /// headers included, no CRLFs); HTTP/2 `name: value` per field in the order encoded,
+    /// pseudo-header fields first. Credentials sent (Authorization, Proxy-Authorization) are
+    /// included, as on the wire.
+    pub request_head: Vec<String>,
 }

@@ -152,14 +152,44 @@ fn verbose_shows_session_chain_staple_and_heads() {
         "* TLS certificate 1: subject O=Peers Test, CN=Peers Test Intermediate CA\n",
         "* TLS OCSP staple: good (this update 2",
         "* timings: connect ",
-        "> GET /1k HTTP/2\n",
-        "> Accept-Encoding: gzip, deflate, br, zstd\n",
-        &format!("> Host: localhost:{}\n", p.port("STAPLE_GOOD")),
+        // The request head as sent: HTTP/2 fields, pseudo-headers first.
+        "> :method: GET\n> :scheme: https\n",
+        &format!(
+            "> :authority: localhost:{}\n> :path: /1k\n",
+            p.port("STAPLE_GOOD")
+        ),
+        "> accept-encoding: gzip, deflate, br, zstd\n",
         "< HTTP/2 200\n",
     ] {
         assert!(e.contains(want), "-v lacks {want:?}:\n{e}");
     }
     assert_eq!(o.stdout.len(), 1024);
+
+    // HTTP/1.1: the request line and header lines as encoded, in order.
+    let o = burrow(
+        &[
+            "-v",
+            "--http1.1",
+            "-H",
+            "X-Test: 1",
+            "--cacert",
+            &ca(&p),
+            &url(&p, "STAPLE_GOOD", "/1k"),
+        ],
+        &[],
+    );
+    assert_exit(&o, 0);
+    let e = stderr(&o);
+    let want = format!(
+        "> GET /1k HTTP/1.1\n> Host: localhost:{}\n> User-Agent: burrow/",
+        p.port("STAPLE_GOOD")
+    );
+    assert!(e.contains(&want), "-v lacks {want:?}:\n{e}");
+    assert!(
+        e.contains("> Accept-Encoding: gzip, deflate, br, zstd\n> X-Test: 1\n"),
+        "{e}"
+    );
+    assert!(e.contains("< HTTP/1.1 200\n"), "{e}");
 
     // TLS 1.2 (server-only, or --tls-max), and a group chosen by HelloRetryRequest.
     let tls12 = "* TLS: TLSv1.2 / TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 / x25519\n";
