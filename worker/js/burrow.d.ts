@@ -41,6 +41,8 @@ export interface TlsMeta {
   groupId: number;
   alpn: string | null;
   resumed: boolean;
+  /** TLS 1.2: whether the session used extended master secret; null for TLS 1.3. */
+  extendedMasterSecret: boolean | null;
   chain: { subject: string; issuer: string; notAfter: number }[];
   ocsp: "good" | "none" | "not-checked";
 }

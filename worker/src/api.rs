@@ -349,6 +349,12 @@ fn tls_value(t: &TlsInfo) -> JsValue {
         t.alpn.clone().map_or(JsValue::NULL, JsValue::from),
     );
     set(&o, "resumed", t.resumed);
+    set(
+        &o,
+        "extendedMasterSecret",
+        t.extended_master_secret
+            .map_or(JsValue::NULL, JsValue::from),
+    );
     let chain = Array::new();
     for c in &t.peer_chain {
         let e = Object::new();

@@ -207,6 +207,8 @@ async function run(base, apiPort) {
     check("P-384 leaf: signatures in WebCrypto", p384.ok && p384.wasm?.signatures === 0, JSON.stringify(p384.error ?? p384.stats));
     const off = (await get(base, "/t/get", { url: L("DEF", "/1m.bin"), offload: "off" })).json;
     check("offload off: AES-GCM and signatures run in wasm", off.ok && off.sha256 === sums["1m.bin"] && off.wasm?.aesGcm > 60 && off.wasm?.signatures >= 2 && off.stats?.webcrypto === undefined, JSON.stringify(off.wasm));
+    const noEms = (await get(base, "/t/get", { url: L("CADDY_TLS12", "/1k") })).json;
+    check("caddy TLS 1.2 without EMS fetched by default, not resumable", noEms.ok && noEms.sha256 === sums["1k"] && noEms.meta?.tls?.version === "TLSv1.2" && noEms.meta?.tls?.extendedMasterSecret === false && noEms.meta?.tls?.resumed === false, JSON.stringify(noEms.error ?? noEms.meta?.tls));
     const stapled = (await get(base, "/t/get", { url: L("STAPLE_GOOD", "/1k") })).json;
     check("good OCSP staple reported", stapled.meta?.ocsp === "good", JSON.stringify(stapled.meta ?? stapled.error));
   }

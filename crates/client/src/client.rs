@@ -90,7 +90,10 @@ impl<N: Net> Clone for Client<N> {
 pub struct Response<N: Net> {
     /// Status code.
     pub status: u16,
-    /// Header fields as received (values decoded as UTF-8, lossily).
+    /// Header fields as received, in order (values decoded as UTF-8, lossily). Decoding the
+    /// body changes none of them: `Content-Encoding` and `Content-Length` still say what the
+    /// server sent (as the platform's `fetch` keeps `Content-Encoding`); whether the body
+    /// handed out was decoded, and from what, is [`ResponseMeta::content_encoding`].
     pub headers: Vec<(String, String)>,
     /// The final URL (after redirects).
     pub url: url::Url,
@@ -196,9 +199,8 @@ impl<N: Net> Response<N> {
         if codings.is_empty() {
             return Ok(());
         }
-        self.headers.retain(|(n, _)| {
-            !n.eq_ignore_ascii_case("content-encoding") && !n.eq_ignore_ascii_case("content-length")
-        });
+        // The headers stay as the server sent them; `meta.content_encoding` says the body is
+        // decoded (so `Content-Length`, if any, counts the coded bytes, not the ones handed out).
         self.meta.content_encoding = Some(coding);
         self.decoding = Some(Decoding {
             decoder: burrow_decode::Decoder::new(&codings, cfg.max_body_bytes),
@@ -329,7 +331,13 @@ impl<N: Net> H1Body<N> {
                         .await?
                         .map_err(|e| Error::from_io(e, Error::Io))?;
                     if n == 0 {
-                        self.decoder.receive_eof();
+                        if stream.closure_authenticated()
+                            || self.client.config.allow_close_without_close_notify
+                        {
+                            self.decoder.receive_eof();
+                        } else {
+                            self.decoder.receive_unauthenticated_eof();
+                        }
                     } else {
                         self.buf.extend_from_slice(tmp.get(..n).unwrap_or(&[]));
                     }
@@ -347,10 +355,24 @@ impl<N: Net> H1Body<N> {
     }
 }
 
+/// The lines of an encoded HTTP/1.x request head (up to the empty line), without CRLFs.
+fn head_lines(wire: &[u8]) -> Vec<String> {
+    let end = wire
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(wire.len());
+    String::from_utf8_lossy(wire.get(..end).unwrap_or_default())
+        .split("\r\n")
+        .map(str::to_string)
+        .collect()
+}
+
 /// The response head plus the connection state to read its body.
 struct Exchange<S: NetStream> {
     status: u16,
     version: Version,
+    /// The request head as written (lines without CRLF).
+    sent_head: Vec<String>,
     headers: Vec<(String, String)>,
     stream: Transport<S>,
     decoder: Decoder,
@@ -590,6 +612,16 @@ impl<N: Net> Client<N> {
             &path,
             &fields,
         );
+        let sent_head: Vec<String> = headers
+            .iter()
+            .map(|h| {
+                format!(
+                    "{}: {}",
+                    String::from_utf8_lossy(&h.name),
+                    String::from_utf8_lossy(&h.value)
+                )
+            })
+            .collect();
         let t_sent = net.now_ms();
         let id = h2.send(&headers, body, source.is_some())?;
         if let Some(src) = source.as_mut() {
@@ -647,6 +679,7 @@ impl<N: Net> Client<N> {
                 timings,
                 redirects: 0,
                 content_encoding: None,
+                request_head: sent_head,
             },
             body: BodySource::H2(body),
             decoding: None,
@@ -677,6 +710,7 @@ impl<N: Net> Client<N> {
             timings,
             redirects: 0,
             content_encoding: None,
+            request_head: ex.sent_head,
         };
         let body = BodySource::H1(Box::new(H1Body {
             client: Rc::clone(&self.inner),
@@ -769,6 +803,7 @@ impl<N: Net> Client<N> {
         let req_info = head
             .encode(body_kind, &mut wire)
             .map_err(|e| fatal(Error::Http1(e)))?;
+        let sent_head = head_lines(&wire);
         if let Body::Bytes(b) = &req.body {
             wire.extend_from_slice(b);
         }
@@ -827,6 +862,7 @@ impl<N: Net> Client<N> {
                     return Ok(Exchange {
                         status: head.status,
                         version: head.version,
+                        sent_head,
                         headers,
                         stream,
                         decoder,
@@ -856,7 +892,11 @@ impl<N: Net> Client<N> {
                         }
                     };
                     if n == 0 {
-                        decoder.receive_eof();
+                        if stream.closure_authenticated() || cfg.allow_close_without_close_notify {
+                            decoder.receive_eof();
+                        } else {
+                            decoder.receive_unauthenticated_eof();
+                        }
                     } else {
                         if !got_any {
                             ttfb = net.now_ms().saturating_sub(t_sent);

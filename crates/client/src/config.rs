@@ -17,9 +17,9 @@ pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
 /// What happens to a body the server content-coded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Decompress {
-    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`; the
-    /// response loses `Content-Encoding` and `Content-Length` (they described the coded
-    /// bytes) and `ResponseMeta::content_encoding` says what was decoded.
+    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`;
+    /// `ResponseMeta::content_encoding` says what was decoded. The response headers are kept
+    /// as sent: `Content-Encoding` and `Content-Length` describe the coded bytes.
     #[default]
     Auto,
     /// Hand out the coded bytes and keep the headers as sent.
@@ -72,6 +72,12 @@ pub struct ClientConfig {
     /// The HTTP side of the client's identity: HTTP/2 first flight, pseudo-header order,
     /// default fields and their order. Default: burrow's own ([`HttpProfile::burrow`]).
     pub http: HttpProfile,
+    /// Accept an HTTP/1.x body with neither `Content-Length` nor chunked framing that ends
+    /// with a TCP close but no TLS `close_notify`. Default off: RFC 9112 §9.8 counts such a
+    /// body complete only after a valid closure alert, since anyone on the path can cut the
+    /// connection; it fails with `BODY_TRUNCATED` (after the bytes that did arrive). Plain
+    /// `http://` has no closure alert and is unaffected.
+    pub allow_close_without_close_notify: bool,
 }
 
 impl Default for ClientConfig {
@@ -97,6 +103,7 @@ impl Default for ClientConfig {
             max_idle_per_origin: DEFAULT_MAX_IDLE_PER_ORIGIN,
             max_pending_heads: None,
             http: HttpProfile::burrow(),
+            allow_close_without_close_notify: false,
         }
     }
 }

@@ -122,6 +122,7 @@ impl Error {
             Error::Tls(e) => e.code(),
             Error::Certificate(e) | Error::TrustConfig(e) => e.code(),
             Error::Http1(e) if e.is_caller_error() => "BAD_REQUEST",
+            Error::Http1(burrow_h1::Error::UnauthenticatedClose) => "BODY_TRUNCATED",
             Error::Http1(_) | Error::HttpProtocol(_) => "HTTP_PROTOCOL",
             Error::H2(e) => e.code(),
             Error::ConnectionFailed { code, .. } => code,
@@ -191,6 +192,12 @@ impl fmt::Display for Error {
                 "{code}: the certificate was rejected: {e}; if this server is expected, set ClientConfig.tls.trust / tls.pins (proxy_tls for an HTTPS proxy)"
             ),
             Error::TrustConfig(e) => write!(f, "{code}: the trust configuration is unusable: {e}"),
+            Error::Http1(burrow_h1::Error::UnauthenticatedClose) => write!(
+                f,
+                "{code}: HTTP/1.1: the body has no length and the TLS connection closed without \
+                 close_notify, so it may be truncated (RFC 9112 §9.8); set \
+                 ClientConfig.allow_close_without_close_notify to accept such servers"
+            ),
             Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),
             Error::HttpProtocol(m) => write!(f, "{code}: {m}"),
             Error::H2(e) => write!(
@@ -245,6 +252,13 @@ mod tests {
         assert_eq!(Error::from_io(io, Error::Io).code(), "BAD_REQUEST");
         let plain = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset");
         assert_eq!(Error::from_io(plain, Error::Io).code(), "CONNECTION_LOST");
+    }
+
+    #[test]
+    fn truncated_close_delimited_body_has_its_code_and_names_the_option() {
+        let e = Error::Http1(burrow_h1::Error::UnauthenticatedClose);
+        assert_eq!(e.code(), "BODY_TRUNCATED");
+        assert!(e.to_string().contains("allow_close_without_close_notify"));
     }
 
     #[test]

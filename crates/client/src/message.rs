@@ -181,5 +181,13 @@ pub struct ResponseMeta {
     /// Redirects followed to get here.
     pub redirects: u32,
     /// The `Content-Encoding` that was decoded (`None`: the body is as the server sent it).
+    /// This is how a caller tells the body was decoded: the response headers still carry the
+    /// server's `Content-Encoding` and `Content-Length` (of the coded bytes).
     pub content_encoding: Option<String>,
+    /// The request head exactly as sent on this hop, one line per entry, for diagnostics
+    /// (curl's `-v`): HTTP/1.x the request line and header lines of the encoded head (framing
+    /// headers included, no CRLFs); HTTP/2 `name: value` per field in the order encoded,
+    /// pseudo-header fields first. Credentials sent (Authorization, Proxy-Authorization) are
+    /// included, as on the wire.
+    pub request_head: Vec<String>,
 }

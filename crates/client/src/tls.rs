@@ -53,6 +53,10 @@ pub struct TlsSettings {
     /// Who performs record AEAD and signature checks (`None`: burrow-crypto inline, the
     /// default; the Worker sets WebCrypto).
     pub offload: Option<Offload>,
+    /// TLS 1.2: refuse a server without extended master secret (RFC 7627) with
+    /// `TLS12_NO_EXTENDED_MASTER_SECRET`. Off by default: such a server is accepted, its
+    /// session is never resumed, and [`TlsInfo::extended_master_secret`] says `Some(false)`.
+    pub require_extended_master_secret: bool,
 }
 
 impl Default for TlsSettings {
@@ -70,6 +74,7 @@ impl Default for TlsSettings {
             alpn: vec![b"h2".to_vec(), b"http/1.1".to_vec()],
             key_log: None,
             offload: None,
+            require_extended_master_secret: false,
         }
     }
 }
@@ -114,6 +119,9 @@ pub struct TlsInfo {
     pub peer_chain: Vec<CertSummary>,
     /// The stapled OCSP verdict.
     pub ocsp: StapleStatus,
+    /// TLS 1.2: whether the session uses extended master secret (RFC 7627); `None` for TLS
+    /// 1.3. A `Some(false)` session is never resumed (its tickets are dropped).
+    pub extended_master_secret: Option<bool>,
 }
 
 /// Most servers whose session ticket a client keeps; beyond it the cache starts over.
@@ -186,6 +194,8 @@ pub struct TlsStream<S: NetStream> {
     pending: Vec<u8>,
     pos: usize,
     closed: bool,
+    /// The peer's close_notify arrived (a bare TCP close leaves it false).
+    close_notify: bool,
     info: TlsInfo,
     /// Transport read buffer, kept between reads.
     rbuf: Vec<u8>,
@@ -333,6 +343,7 @@ impl<S: NetStream> TlsStream<S> {
         let sni = host.parse::<std::net::IpAddr>().is_err().then_some(host);
         let mut cfg = Config::new(profile.clone(), sni);
         cfg.key_log = settings.key_log.is_some();
+        cfg.require_extended_master_secret = settings.require_extended_master_secret;
         let offload = settings.offload.clone();
         if let Some(o) = &offload {
             cfg.aead_offload = o.0.offloads_records();
@@ -349,6 +360,7 @@ impl<S: NetStream> TlsStream<S> {
             pending: Vec::new(),
             pos: 0,
             closed: false,
+            close_notify: false,
             info: TlsInfo {
                 version: 0,
                 cipher_suite: 0,
@@ -357,6 +369,7 @@ impl<S: NetStream> TlsStream<S> {
                 resumed: false,
                 peer_chain: Vec::new(),
                 ocsp: StapleStatus::NotChecked,
+                extended_master_secret: None,
             },
             rbuf: vec![0u8; READ_CHUNK],
             tickets,
@@ -449,6 +462,7 @@ impl<S: NetStream> TlsStream<S> {
                         resumed: s.resumed,
                         peer_chain: summarise(&chain),
                         ocsp,
+                        extended_master_secret: s.extended_master_secret,
                     };
                     return Ok(());
                 }
@@ -536,6 +550,12 @@ impl<S: NetStream> TlsStream<S> {
         &self.info
     }
 
+    /// Whether the stream ended with the peer's close_notify (`false` while it is open, and
+    /// after a bare TCP close, which may be a truncation by an attacker).
+    pub fn received_close_notify(&self) -> bool {
+        self.close_notify
+    }
+
     async fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         loop {
             if let Some(rest) = self.pending.get(self.pos..).filter(|r| !r.is_empty()) {
@@ -559,7 +579,10 @@ impl<S: NetStream> TlsStream<S> {
                     self.pending = p;
                     self.pos = 0;
                 }
-                Event::PeerClosed => self.closed = true,
+                Event::PeerClosed => {
+                    self.closed = true;
+                    self.close_notify = true;
+                }
                 Event::NewSessionTicket(t) => {
                     if let Some(slot) = &self.tickets {
                         slot.cache.put(&slot.key, t);

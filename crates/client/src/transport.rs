@@ -73,6 +73,17 @@ pub enum Transport<S: NetStream> {
     Tls(Box<TlsStream<Hop<S>>>),
 }
 
+impl<S: NetStream> Transport<S> {
+    /// Whether an end of stream just read was a valid closure: always for plain HTTP (TCP has
+    /// nothing more), only after close_notify for TLS (RFC 9112 §9.8).
+    pub(crate) fn closure_authenticated(&self) -> bool {
+        match self {
+            Transport::Plain(_) => true,
+            Transport::Tls(s) => s.received_close_notify(),
+        }
+    }
+}
+
 impl<S: NetStream> NetStream for Transport<S> {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {

@@ -1,4 +1,5 @@
-//! Key exchange for the TLS `key_share` extension: X25519, P-256, P-384 and X25519MLKEM768.
+//! Key exchange for the TLS `key_share` extension: X25519, P-256, P-384, P-521 and
+//! X25519MLKEM768.
 
 use p256::elliptic_curve::sec1::ToEncodedPoint;
 use zeroize::Zeroizing;
@@ -15,6 +16,8 @@ pub enum Group {
     Secp256r1,
     /// NIST P-384 (secp384r1).
     Secp384r1,
+    /// NIST P-521 (secp521r1).
+    Secp521r1,
     /// Hybrid ML-KEM-768 + X25519 (codepoint 0x11ec).
     X25519MlKem768,
 }
@@ -26,6 +29,7 @@ impl Group {
             Self::X25519 => 0x001d,
             Self::Secp256r1 => 0x0017,
             Self::Secp384r1 => 0x0018,
+            Self::Secp521r1 => 0x0019,
             Self::X25519MlKem768 => 0x11ec,
         }
     }
@@ -36,6 +40,7 @@ impl Group {
             0x001d => Some(Self::X25519),
             0x0017 => Some(Self::Secp256r1),
             0x0018 => Some(Self::Secp384r1),
+            0x0019 => Some(Self::Secp521r1),
             0x11ec => Some(Self::X25519MlKem768),
             _ => None,
         }
@@ -46,6 +51,7 @@ impl Group {
         match self {
             Self::X25519 | Self::Secp256r1 => 32,
             Self::Secp384r1 => 48,
+            Self::Secp521r1 => 66,
             Self::X25519MlKem768 => mlkem::SEED_LEN + 32,
         }
     }
@@ -56,6 +62,7 @@ impl Group {
             Self::X25519 => 32,
             Self::Secp256r1 => 65,
             Self::Secp384r1 => 97,
+            Self::Secp521r1 => 133,
             Self::X25519MlKem768 => mlkem::CIPHERTEXT_LEN + 32,
         }
     }
@@ -65,6 +72,7 @@ enum Secret {
     X25519(x25519_dalek::StaticSecret),
     P256(p256::NonZeroScalar),
     P384(p384::NonZeroScalar),
+    P521(p521::NonZeroScalar),
     Hybrid {
         kem: Box<mlkem::DecapsulationKey>,
         x25519: x25519_dalek::StaticSecret,
@@ -130,6 +138,8 @@ impl KeyShare {
     /// Builds the key share deterministically from caller-supplied randomness of exactly
     /// `group.seed_len()` bytes. X25519: the seed is the private key. P-256/P-384: the seed is the
     /// big-endian scalar (0 and values >= n are refused with `InvalidPrivateKey`; draw again).
+    /// P-521: the same over 66 bytes whose top 7 bits are cleared first (a 521-bit scalar), so
+    /// that a uniformly random seed is almost never refused.
     /// X25519MLKEM768: ML-KEM `d || z` (64 bytes) then the X25519 private key (32 bytes).
     pub fn from_seed(group: Group, seed: &[u8]) -> Result<Self, CryptoError> {
         if seed.len() != group.seed_len() {
@@ -152,6 +162,16 @@ impl KeyShare {
                     .map_err(|_| CryptoError::InvalidPrivateKey)?;
                 let p = s.public_key().to_encoded_point(false).as_bytes().to_vec();
                 (Secret::P384(s.to_nonzero_scalar()), p)
+            }
+            Group::Secp521r1 => {
+                let mut bytes = Zeroizing::new(seed.to_vec());
+                if let Some(top) = bytes.first_mut() {
+                    *top &= 0x01;
+                }
+                let s = p521::SecretKey::from_slice(&bytes)
+                    .map_err(|_| CryptoError::InvalidPrivateKey)?;
+                let p = s.public_key().to_encoded_point(false).as_bytes().to_vec();
+                (Secret::P521(s.to_nonzero_scalar()), p)
             }
             Group::X25519MlKem768 => {
                 let (kem_seed, x_seed) = seed
@@ -205,6 +225,13 @@ impl KeyShare {
                 let pk = p384::PublicKey::from_sec1_bytes(peer_share)
                     .map_err(|_| CryptoError::InvalidPublicKey)?;
                 let shared = p384::ecdh::diffie_hellman(s, pk.as_affine());
+                shared.raw_secret_bytes().to_vec()
+            }
+            Secret::P521(s) => {
+                check_uncompressed(peer_share, 133)?;
+                let pk = p521::PublicKey::from_sec1_bytes(peer_share)
+                    .map_err(|_| CryptoError::InvalidPublicKey)?;
+                let shared = p521::ecdh::diffie_hellman(s, pk.as_affine());
                 shared.raw_secret_bytes().to_vec()
             }
             Secret::Hybrid { kem, x25519 } => {

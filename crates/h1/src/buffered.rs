@@ -78,6 +78,12 @@ impl ResponseDecoder {
         self.core.receive_eof();
     }
 
+    /// Records that the stream ended without a valid closure (see
+    /// [`Decoder::receive_unauthenticated_eof`]).
+    pub fn receive_unauthenticated_eof(&mut self) {
+        self.core.receive_unauthenticated_eof();
+    }
+
     /// Bytes received and not consumed yet.
     pub fn buffered(&self) -> &[u8] {
         self.buf.get(self.start..).unwrap_or_default()

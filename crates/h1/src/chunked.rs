@@ -6,7 +6,7 @@
 
 use core::ops::Range;
 
-use crate::headers::{parse_fields, Headers};
+use crate::headers::{parse_fields, Headers, LineEnds};
 use crate::syntax::is_field_byte;
 use crate::{Error, Limits};
 
@@ -215,7 +215,7 @@ impl ChunkedDecoder {
             self.trailer_line_start = end;
             return Ok(None);
         }
-        let (fields, _) = parse_fields(&self.trailer, self.limits.max_headers)?;
+        let (fields, _) = parse_fields(&self.trailer, self.limits.max_headers, LineEnds::Crlf)?;
         self.trailer = Vec::new();
         if fields.is_empty() {
             self.state = State::Done;

@@ -3,7 +3,10 @@
 //! Call order: [`Decoder::expect_response`] once per request sent (in order; pipelining is
 //! allowed), then [`Decoder::decode`] with the bytes received and not yet consumed, dropping
 //! `consumed` bytes from the front after each call, until it returns [`Event::NeedData`] (read
-//! more) or [`Event::End`]. Call [`Decoder::receive_eof`] when the peer closed the stream.
+//! more) or [`Event::End`]. Call [`Decoder::receive_eof`] when the peer closed the stream, or
+//! [`Decoder::receive_unauthenticated_eof`] when the stream ended without a valid closure
+//! (TLS: a TCP close with no `close_notify`): a close-delimited body then fails with
+//! [`Error::UnauthenticatedClose`] rather than being reported complete (RFC 9112 §9.8).
 //!
 //! An error is sticky: every later call returns it again and the connection must be closed.
 
@@ -85,6 +88,8 @@ pub struct Decoder {
     pending: VecDeque<RequestInfo>,
     state: State,
     eof: bool,
+    /// The end of the stream was not authenticated (no TLS close_notify).
+    unauthenticated_eof: bool,
     interim: usize,
     head_work: usize,
 }
@@ -97,6 +102,7 @@ impl Decoder {
             pending: VecDeque::new(),
             state: State::Idle,
             eof: false,
+            unauthenticated_eof: false,
             interim: 0,
             head_work: 0,
         }
@@ -113,6 +119,17 @@ impl Decoder {
     /// Records that the peer closed its side: the input passed from now on is all there is.
     pub fn receive_eof(&mut self) {
         self.eof = true;
+    }
+
+    /// Records that the stream ended without a valid closure: for TLS, the TCP connection
+    /// closed with no `close_notify` alert, so an attacker may have cut it. A body delimited by
+    /// `Content-Length` or chunked framing is judged by its framing as with
+    /// [`Decoder::receive_eof`]; a close-delimited body fails with
+    /// [`Error::UnauthenticatedClose`], since its end cannot be told from a truncation
+    /// (RFC 9112 §9.8). A caller that accepts such servers calls `receive_eof` instead.
+    pub fn receive_unauthenticated_eof(&mut self) {
+        self.eof = true;
+        self.unauthenticated_eof = true;
     }
 
     /// Number of requests whose responses have not ended yet.
@@ -207,6 +224,7 @@ impl Decoder {
 
     fn decode_body(&mut self, input: &[u8]) -> Result<Decoded, Error> {
         let eof = self.eof;
+        let unauthenticated = self.unauthenticated_eof;
         let State::Body { body, keep_alive } = &mut self.state else {
             return Ok(done(0, Event::NeedData));
         };
@@ -233,6 +251,8 @@ impl Decoder {
             Body::Close => {
                 if !input.is_empty() {
                     Ok(done(input.len(), Event::Data(0..input.len())))
+                } else if eof && unauthenticated {
+                    Err(Error::UnauthenticatedClose)
                 } else if eof {
                     Ok(self.finish(0, false))
                 } else {

@@ -94,6 +94,9 @@ pub enum Error {
         /// Where the response was cut.
         stage: Stage,
     },
+    /// A close-delimited body (neither `Content-Length` nor chunked) ended with a close that
+    /// was not authenticated (TLS: no `close_notify`), so it may have been cut (RFC 9112 §9.8).
+    UnauthenticatedClose,
     /// The connection closed before any byte of the response arrived (a request on a reused
     /// connection may be retried if it is idempotent).
     ClosedBeforeResponse,
@@ -143,6 +146,7 @@ impl Error {
             Error::ChunkLineTooLong { .. } => "H1_CHUNK_LINE_TOO_LONG",
             Error::TrailersTooLarge { .. } => "H1_TRAILERS_TOO_LARGE",
             Error::Truncated { .. } => "H1_INCOMPLETE",
+            Error::UnauthenticatedClose => "BODY_TRUNCATED",
             Error::ClosedBeforeResponse => "H1_CLOSED",
             Error::InvalidMethod
             | Error::InvalidTarget
@@ -251,6 +255,12 @@ impl fmt::Display for Error {
                     Stage::Body => "Content-Length body",
                     Stage::Chunked => "chunked body",
                 }
+            ),
+            Error::UnauthenticatedClose => f.write_str(
+                "the body has neither Content-Length nor chunked framing and the connection \
+                 closed without TLS close_notify, so it may be truncated (RFC 9112 §9.8); a \
+                 caller that accepts such servers treats that close as the end \
+                 (Decoder::receive_eof)",
             ),
             Error::ClosedBeforeResponse => f.write_str(
                 "the connection closed before any response arrived; an idempotent request may \

@@ -4,8 +4,12 @@
 //! streaming decoder uses [`HeadScan`] instead, which remembers where the previous scan stopped so
 //! that feeding a head one byte at a time costs O(n) in total, and parses the head once, when its
 //! end has arrived.
+//!
+//! Lines end with CRLF or, as RFC 9112 §2.2 allows a recipient to accept, a bare LF (in the
+//! status line and the field lines; a bare CR is still refused, and chunk framing and trailers
+//! stay CRLF-only).
 
-use crate::headers::{next_line, parse_fields, Headers};
+use crate::headers::{next_line, parse_fields, Headers, LineEnds};
 use crate::syntax::is_field_byte;
 use crate::{Error, Limits};
 
@@ -138,9 +142,9 @@ impl HeadScan {
 /// Parses a head known to be complete (`head` ends with its empty line).
 pub(crate) fn parse_complete_head(head: &[u8], limits: &Limits) -> Result<ResponseHead, Error> {
     let mut rest = head;
-    let status_line = next_line(&mut rest)?.ok_or(Error::BadStatusLine)?;
+    let status_line = next_line(&mut rest, LineEnds::CrlfOrLf)?.ok_or(Error::BadStatusLine)?;
     let (version, status, reason) = parse_status_line(status_line)?;
-    let (headers, after) = parse_fields(rest, limits.max_headers)?;
+    let (headers, after) = parse_fields(rest, limits.max_headers, LineEnds::CrlfOrLf)?;
     if !after.is_empty() {
         // The scanner stops at the first empty line, so nothing may follow it here.
         return Err(Error::BadStatusLine);

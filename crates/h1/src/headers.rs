@@ -73,15 +73,32 @@ impl Headers {
     }
 }
 
-/// Splits the next CRLF-terminated line off `rest`, rejecting bare CR and bare LF.
+/// Which line endings a section accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineEnds {
+    /// CRLF or a bare LF: the response head (RFC 9112 §2.2 lets a recipient accept a bare LF
+    /// as a line terminator, and every mainstream client does).
+    CrlfOrLf,
+    /// CRLF only: inside chunk framing (trailers), where a bare LF would be ambiguous.
+    Crlf,
+}
+
+/// Splits the next line off `rest`, rejecting a bare CR, and a bare LF unless `ends` accepts it.
 /// Returns `Ok(None)` when `rest` holds no LF.
-pub(crate) fn next_line<'a>(rest: &mut &'a [u8]) -> Result<Option<&'a [u8]>, Error> {
+pub(crate) fn next_line<'a>(
+    rest: &mut &'a [u8],
+    ends: LineEnds,
+) -> Result<Option<&'a [u8]>, Error> {
     let Some(lf) = rest.iter().position(|&b| b == b'\n') else {
         return Ok(None);
     };
     let (line, tail) = rest.split_at(lf);
     *rest = tail.get(1..).unwrap_or_default();
-    let line = line.strip_suffix(b"\r").ok_or(Error::BareLf)?;
+    let line = match (line.strip_suffix(b"\r"), ends) {
+        (Some(l), _) => l,
+        (None, LineEnds::CrlfOrLf) => line,
+        (None, LineEnds::Crlf) => return Err(Error::BareLf),
+    };
     if line.contains(&b'\r') {
         return Err(Error::BareCr);
     }
@@ -90,10 +107,14 @@ pub(crate) fn next_line<'a>(rest: &mut &'a [u8]) -> Result<Option<&'a [u8]>, Err
 
 /// Parses field lines from `block` until the empty line that ends the section. `block` must
 /// hold that empty line; returns the fields and the bytes after it.
-pub(crate) fn parse_fields(mut block: &[u8], max_fields: usize) -> Result<(Headers, &[u8]), Error> {
+pub(crate) fn parse_fields(
+    mut block: &[u8],
+    max_fields: usize,
+    ends: LineEnds,
+) -> Result<(Headers, &[u8]), Error> {
     let mut headers = Headers::new();
     loop {
-        let Some(line) = next_line(&mut block)? else {
+        let Some(line) = next_line(&mut block, ends)? else {
             // The caller found the end of the section first; no LF means it lied.
             return Err(Error::BareLf);
         };
@@ -137,6 +158,7 @@ mod tests {
         let (h, rest) = parse_fields(
             b"Content-Type: text/plain\r\nX-A:1\r\nx-a:  2 \t\r\n\r\nbody",
             10,
+            LineEnds::Crlf,
         )
         .unwrap();
         assert_eq!(rest, b"body");
@@ -150,7 +172,12 @@ mod tests {
 
     #[test]
     fn tokens() {
-        let (h, _) = parse_fields(b"Connection: Keep-Alive, Upgrade\r\n\r\n", 10).unwrap();
+        let (h, _) = parse_fields(
+            b"Connection: Keep-Alive, Upgrade\r\n\r\n",
+            10,
+            LineEnds::Crlf,
+        )
+        .unwrap();
         assert!(h.has_token("connection", "keep-alive"));
         assert!(h.has_token("Connection", "upgrade"));
         assert!(!h.has_token("connection", "close"));

@@ -9,7 +9,9 @@
 //!   the bytes consumed and an [`Event`] whose body data is a range into `input`.
 //! * [`parse_response_head`] is a pure head parser; [`ChunkedDecoder`] decodes a chunked body.
 //!
-//! Strictness (RFC 9112): obs-fold, bare CR, bare LF, whitespace before the colon, control bytes
+//! Strictness (RFC 9112): a bare LF ends a line of the response head (§2.2 lets a recipient
+//! accept it; curl, browsers and httparse do) but not inside chunk framing or trailers, where it
+//! is refused; obs-fold, bare CR, whitespace before the colon, control bytes
 //! in values, `Transfer-Encoding` with `Content-Length`, differing `Content-Length` values,
 //! `Transfer-Encoding` in HTTP/1.0 and any transfer coding other than exactly `chunked` are
 //! refused. Identical duplicate `Content-Length` values are accepted as one (RFC 9110 §8.6).

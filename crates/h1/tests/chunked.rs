@@ -118,6 +118,17 @@ fn rejects_bad_extension() {
     );
 }
 
+/// Bare LF is accepted in the head but never inside chunk framing, even with a bare-LF head.
+#[test]
+fn bare_lf_head_does_not_relax_chunk_framing() {
+    let e = err(b"HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3\nabc\r\n0\r\n\r\n");
+    assert_eq!(e, Error::BareLf);
+    let e = err(b"HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3\r\nabc\n0\r\n\r\n");
+    assert_ne!(e, Error::BareCr, "{e:?}");
+    let e = err(b"HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n0\r\nX: 1\n\r\n");
+    assert_eq!(e, Error::BareLf);
+}
+
 #[test]
 fn rejects_bare_lf_in_size_line() {
     assert_eq!(err(&chunked(b"3\nabc\r\n0\r\n\r\n")), Error::BareLf);

@@ -131,6 +131,62 @@ fn close_delimited_body_ends_at_eof() {
     assert_eq!(evs.last(), Some(&Ev::Closed));
 }
 
+/// RFC 9112 §9.8: a close-delimited body ended by a close that was not authenticated (TLS
+/// without close_notify) may be truncated: it fails with its own code, under every chunking,
+/// after the bytes that did arrive.
+#[test]
+fn close_delimited_body_without_authenticated_close_fails() {
+    let input = b"HTTP/1.1 200 OK\r\nServer: x\r\n\r\nuntil the end";
+    let evs = all_chunkings(input, &[get()], Eof::Unauthenticated);
+    assert_eq!(framing_of(&evs), BodyFraming::CloseDelimited);
+    assert_eq!(body(&evs), b"until the end");
+    assert_eq!(end_of(&evs), None, "never reported complete: {evs:?}");
+    assert_eq!(evs.last(), Some(&Ev::Error(Error::UnauthenticatedClose)));
+    assert_eq!(Error::UnauthenticatedClose.code(), "BODY_TRUNCATED");
+    // An empty close-delimited body is no different.
+    let evs = all_chunkings(b"HTTP/1.0 200 OK\r\n\r\n", &[get()], Eof::Unauthenticated);
+    assert_eq!(error_of(&evs), Some(Error::UnauthenticatedClose));
+    // The same bytes with an authenticated close are complete.
+    let evs = all_chunkings(input, &[get()], Eof::Clean);
+    assert_eq!(body(&evs), b"until the end");
+    assert_eq!(end_of(&evs), Some(false));
+}
+
+/// Self-delimited bodies are judged by their framing, whatever the close: complete ones stay
+/// complete, cut ones stay `H1_INCOMPLETE`.
+#[test]
+fn unauthenticated_close_after_framed_bodies() {
+    for input in [
+        &b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"[..],
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        b"HTTP/1.1 204 No Content\r\n\r\n",
+    ] {
+        let evs = all_chunkings(input, &[get()], Eof::Unauthenticated);
+        assert!(error_of(&evs).is_none(), "{evs:?}");
+        assert!(end_of(&evs).is_some(), "{evs:?}");
+    }
+    let evs = all_chunkings(
+        b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+        &[get()],
+        Eof::Unauthenticated,
+    );
+    assert_eq!(
+        error_of(&evs),
+        Some(Error::Truncated { stage: Stage::Body })
+    );
+    let evs = all_chunkings(
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel",
+        &[get()],
+        Eof::Unauthenticated,
+    );
+    assert_eq!(
+        error_of(&evs),
+        Some(Error::Truncated {
+            stage: Stage::Chunked
+        })
+    );
+}
+
 #[test]
 fn head_response_has_no_body() {
     let req = RequestInfo::for_method("HEAD");

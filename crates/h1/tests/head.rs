@@ -125,21 +125,46 @@ fn rejects_whitespace_before_first_header() {
     assert_eq!(err(b"HTTP/1.1 200 OK\r\n X-A: 1\r\n\r\n"), Error::ObsFold);
 }
 
+/// RFC 9112 §2.2: a recipient may accept a bare LF as a line terminator, and mainstream
+/// clients do: in the status line, in field lines and as the empty line, mixed with CRLF, under
+/// every chunking, through both decoders.
 #[test]
-fn rejects_bare_lf() {
-    assert_eq!(
-        err(b"HTTP/1.1 200 OK\nContent-Length: 0\r\n\r\n"),
-        Error::BareLf
+fn accepts_bare_lf_line_ends_in_the_head() {
+    for input in [
+        &b"HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\nhi"[..],
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\n\r\nhi",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\nhi",
+        b"HTTP/1.1 200 OK\nServer: x\nContent-Length: 2\n\nhi",
+        b"HTTP/1.1 200\nContent-Length: 2\n\nhi",
+    ] {
+        let evs = all_chunkings(input, &[get()], Eof::Clean);
+        assert!(error_of(&evs).is_none(), "{input:?}: {evs:?}");
+        let (h, framing) = head(&evs);
+        assert_eq!(h.status, 200);
+        assert_eq!(framing, BodyFraming::Length(2));
+        assert_eq!(h.headers.get("content-length"), Some(&b"2"[..]));
+        assert_eq!(body(&evs), b"hi", "{input:?}");
+        let (ph, n) = parse_response_head(input, &Limits::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!((ph, n), (h, input.len() - 2));
+    }
+    // An interim response and a close-delimited body with bare LFs.
+    let evs = all_chunkings(
+        b"HTTP/1.1 100 Continue\n\nHTTP/1.1 200 OK\nX: y\n\nrest",
+        &[get()],
+        Eof::Clean,
     );
-    assert_eq!(
-        err(b"HTTP/1.1 200 OK\r\nContent-Length: 0\n\r\n"),
-        Error::BareLf
-    );
-    assert_eq!(
-        err(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\n"),
-        Error::BareLf
-    );
-    assert_eq!(err(b"HTTP/1.1 200 OK\n\n"), Error::BareLf);
+    assert!(error_of(&evs).is_none(), "{evs:?}");
+    assert_eq!(body(&evs), b"rest");
+}
+
+/// A bare CR is still refused, and a head that is only a status line is still not a head.
+#[test]
+fn bare_cr_still_refused_next_to_bare_lf() {
+    assert_eq!(err(b"HTTP/1.1 200 OK\nX: a\rb\n\n"), Error::BareCr);
+    assert_eq!(err(b"HTTP/1.1 200 OK\r\r\n\n"), Error::BareCr);
+    assert_eq!(err(b"HTTP/1.1 200 OK\nX: y\r\r\n\n"), Error::BareCr);
 }
 
 #[test]

@@ -31,9 +31,12 @@ pub struct Config {
     /// Hand record AEAD work to the caller ([`Event::TrafficKey`], [`Event::NeedOpen`],
     /// [`Event::NeedSeal`]) instead of doing it inline with burrow-crypto.
     pub aead_offload: bool,
-    /// TLS 1.2: accept a server without extended master secret (RFC 7627). Off by default:
-    /// without EMS a man in the middle can synchronise two sessions' keys (triple handshake).
-    pub allow_no_extended_master_secret: bool,
+    /// TLS 1.2: refuse a server without extended master secret (RFC 7627) with
+    /// `TLS12_NO_EXTENDED_MASTER_SECRET`. Off by default, as in curl, browsers, rustls and Go:
+    /// such a server is accepted, but its session is never resumed (no
+    /// [`Event::NewSessionTicket`] comes out of it), which is where the triple-handshake attack
+    /// needs it; [`HandshakeSummary::extended_master_secret`] says which case it was.
+    pub require_extended_master_secret: bool,
     /// Collect the connection's secrets in the NSS key log format for
     /// [`Connection::take_key_log`] (the `SSLKEYLOGFILE` of other clients, for decrypting a
     /// capture). Off by default: whoever reads the entries can decrypt the connection.
@@ -50,7 +53,7 @@ impl Config {
             resumption: None,
             max_handshake_message: 128 * 1024,
             aead_offload: false,
-            allow_no_extended_master_secret: false,
+            require_extended_master_secret: false,
             key_log: false,
         }
     }
@@ -133,7 +136,7 @@ impl Entropy {
         }
         let mut key_share_seeds = Vec::new();
         for g in &profile.key_shares {
-            let group = Group::from_codepoint(g.0).ok_or(Error::Misuse)?;
+            let group = Group::from_codepoint(g.0).ok_or(Error::UnsupportedGroup(*g))?;
             key_share_seeds.push(take(group.seed_len())?.to_vec());
         }
         let [g, p, e] = Self::shape_lens(profile);
@@ -168,6 +171,9 @@ pub struct HandshakeSummary {
     pub hello_retry: bool,
     /// Whether the server accepted the (empty) early data indication.
     pub early_data_accepted: bool,
+    /// TLS 1.2: whether the session uses extended master secret (RFC 7627); `None` for TLS 1.3,
+    /// whose key schedule always binds the transcript. `Some(false)` sessions issue no ticket.
+    pub extended_master_secret: Option<bool>,
 }
 
 /// Something the caller must act on.

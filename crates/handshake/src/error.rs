@@ -71,6 +71,9 @@ pub enum Error {
     Closed,
     /// The caller used the API out of order (e.g. answered a request that was not asked).
     Misuse,
+    /// The profile names a key exchange group burrow does not implement (as a key share, or
+    /// in supported_groups and then chosen by the server); remove it from the profile.
+    UnsupportedGroup(crate::NamedGroup),
     /// A bug or impossible condition inside burrow.
     Internal,
     /// TLS 1.2: the server did not negotiate extended master secret (RFC 7627) and the config
@@ -121,6 +124,7 @@ impl Error {
             Self::MessageTooLarge => "TLS_MESSAGE_TOO_LARGE",
             Self::Closed => "TLS_CLOSED",
             Self::Misuse => "TLS_API_MISUSE",
+            Self::UnsupportedGroup(_) => "TLS_UNSUPPORTED_GROUP",
             Self::Internal => "TLS_INTERNAL",
             Self::ExtendedMasterSecretMissing => "TLS12_NO_EXTENDED_MASTER_SECRET",
             Self::InsecureRenegotiation => "TLS12_INSECURE_RENEGOTIATION",
@@ -157,6 +161,7 @@ impl Error {
                 AlertDescription::DECRYPT_ERROR
             }
             Self::ExtendedMasterSecretMissing
+            | Self::UnsupportedGroup(_)
             | Self::InsecureRenegotiation
             | Self::LegacyCipherSuite
             | Self::SelectedUnperformable(_) => AlertDescription::HANDSHAKE_FAILURE,
@@ -219,9 +224,14 @@ impl fmt::Display for Error {
             Self::MessageTooLarge => f.write_str("a handshake message exceeded the size budget"),
             Self::Closed => f.write_str("the connection is closed; open a new one"),
             Self::Misuse => f.write_str("API used out of order (a bug in the caller)"),
+            Self::UnsupportedGroup(g) => write!(
+                f,
+                "key exchange group 0x{:04x} is not implemented by burrow (X25519, P-256, P-384, P-521 and X25519MLKEM768 are); remove it from the profile's groups / key_shares",
+                g.0
+            ),
             Self::Internal => f.write_str("internal error in burrow (please report)"),
             Self::ExtendedMasterSecretMissing => f.write_str(
-                "the TLS 1.2 server does not support extended master secret (RFC 7627); set Config::allow_no_extended_master_secret to accept the risk",
+                "the TLS 1.2 server does not support extended master secret (RFC 7627) and require_extended_master_secret is set; clear it to accept such servers (their sessions are then never resumed)",
             ),
             Self::InsecureRenegotiation => {
                 f.write_str("the TLS 1.2 server does not support secure renegotiation (RFC 5746 renegotiation_info)")

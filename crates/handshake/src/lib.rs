@@ -25,7 +25,8 @@
 //!   [`Event::NeedData`].
 //! * TLS 1.2 (ECDHE with AES-GCM / ChaCha20-Poly1305 only) when the profile lists 1.2 suites:
 //!   the same ClientHello offers both versions and `tls12.rs` takes over on a 1.2 ServerHello.
-//!   Extended master secret is required (see [`Config::allow_no_extended_master_secret`]),
+//!   A server without extended master secret is accepted but never resumed (strict:
+//!   [`Config::require_extended_master_secret`]),
 //!   renegotiation_info must be empty, HelloRequest gets a `no_renegotiation` warning, the
 //!   RFC 8446 §4.1.3 downgrade sentinel is `TLS_DOWNGRADE`, TLS 1.0/1.1 are
 //!   `TLS_PROTOCOL_VERSION`, CBC / RSA key transport are `TLS12_LEGACY_CIPHER`. TLS 1.2 record

@@ -193,7 +193,7 @@ impl ExpectServerHello {
         }
         let mut shares = Vec::new();
         for (g, seed) in profile.key_shares.iter().zip(&entropy.key_share_seeds) {
-            let group = Group::from_codepoint(g.0).ok_or(Error::Misuse)?;
+            let group = Group::from_codepoint(g.0).ok_or(Error::UnsupportedGroup(*g))?;
             shares.push(KeyShare::from_seed(group, seed).map_err(|_| Error::Misuse)?);
         }
         let psk = match &io.config.resumption {
@@ -870,6 +870,7 @@ impl Hs {
             resumed: self.resumed,
             hello_retry: self.hello_retry,
             early_data_accepted: self.early_data_accepted,
+            extended_master_secret: None,
         }));
         Ok(State::Traffic(Box::new(Traffic::new(
             self.suite,

@@ -8,8 +8,10 @@
 //! ChangeCipherSpec, Finished. Resumption (RFC 5077): ServerHello echoing our session id →
 //! [NewSessionTicket] → server ChangeCipherSpec, Finished → our ChangeCipherSpec, Finished.
 //!
-//! Decisions: extended master secret is required unless
-//! [`Config::allow_no_extended_master_secret`](crate::Config); renegotiation_info must be
+//! Decisions: a server without extended master secret is accepted unless
+//! [`Config::require_extended_master_secret`](crate::Config), but such a session is never
+//! resumed: its tickets are dropped and a resumption without EMS is refused (RFC 7627 §5.3,
+//! the triple handshake needs resumption); renegotiation_info must be
 //! present and empty; HelloRequest is ignored during the handshake and answered with a
 //! `no_renegotiation` warning afterwards (the connection stays up; more than
 //! [`MAX_HELLO_REQUESTS`] of them is an `unexpected_message` error); no renegotiation ever.
@@ -171,8 +173,9 @@ impl Hs12 {
     /// The server echoed our session id for the ticket we offered: abbreviated handshake
     /// (RFC 5077 §3.4) with the ticket's master secret.
     fn resume(&mut self, t: Ticket, io: &mut Io) -> Result<(), Error> {
-        if t.suite != self.suite.id || t.ems != self.ems {
-            // RFC 7627 §5.3: a resumption must keep the original session's EMS state.
+        if t.suite != self.suite.id || t.ems != self.ems || !self.ems {
+            // RFC 7627 §5.3: a resumption must keep the original session's EMS state, and a
+            // session without EMS is never resumed (no such ticket is ever issued to us).
             return Err(Error::IllegalParameter);
         }
         if self.alpn.is_some() && t.alpn.is_some() && self.alpn != t.alpn {
@@ -276,7 +279,7 @@ impl Hs12 {
         if !reneg {
             return Err(Error::InsecureRenegotiation);
         }
-        if !self.ems && !io.config.allow_no_extended_master_secret {
+        if !self.ems && io.config.require_extended_master_secret {
             return Err(Error::ExtendedMasterSecretMissing);
         }
         Ok(())
@@ -347,7 +350,7 @@ impl Hs12 {
         };
         // Our ECDHE key: the ClientHello's share for that group, or a fresh one from the
         // retry seed.
-        let group = Group::from_codepoint(ske.group.0).ok_or(Error::UnofferedGroup)?;
+        let group = Group::from_codepoint(ske.group.0).ok_or(Error::UnsupportedGroup(ske.group))?;
         let fresh;
         let mine = match self.shares.iter().find(|s| s.group() == group) {
             Some(s) => s,
@@ -502,8 +505,11 @@ impl Hs12 {
             resumed: self.abbreviated,
             hello_retry: false,
             early_data_accepted: false,
+            extended_master_secret: Some(self.ems),
         }));
-        if let Some((hint, ticket)) = self.new_ticket.take() {
+        // Without EMS the session is not resumable (triple handshake, RFC 7627 §1): its
+        // ticket is dropped.
+        if let Some((hint, ticket)) = self.new_ticket.take().filter(|_| self.ems) {
             // A lifetime hint of 0 means unspecified: keep it for an hour at most.
             let lifetime_s = if hint == 0 {
                 3600
@@ -559,6 +565,7 @@ fn scheme_fits(auth: Auth, s: SignatureScheme) -> bool {
             s,
             SignatureScheme::ECDSA_SECP256R1_SHA256
                 | SignatureScheme::ECDSA_SECP384R1_SHA384
+                | SignatureScheme::ECDSA_SECP521R1_SHA512
                 | SignatureScheme::ED25519
         ),
         Auth::Rsa => matches!(
@@ -575,10 +582,20 @@ fn scheme_fits(auth: Auth, s: SignatureScheme) -> bool {
 
 /// DER of the secp384r1 OID (1.3.132.0.34), to tell a P-384 key from a P-256 one.
 const P384_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22];
+/// DER of the secp521r1 OID (1.3.132.0.35).
+const P521_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x23];
 
 /// In TLS 1.2 an ECDSA scheme names only the hash; the curve is the key's.
 fn algorithm12(s: SignatureScheme, spki: &[u8]) -> Option<VerifyAlgorithm> {
     let p384 = spki.windows(P384_OID.len()).any(|w| w == P384_OID);
+    if spki.windows(P521_OID.len()).any(|w| w == P521_OID) {
+        return match s {
+            SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(VerifyAlgorithm::EcdsaP521Sha256),
+            SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(VerifyAlgorithm::EcdsaP521Sha384),
+            SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(VerifyAlgorithm::EcdsaP521Sha512),
+            _ => None,
+        };
+    }
     Some(match (s, p384) {
         (SignatureScheme::ECDSA_SECP256R1_SHA256, false) => VerifyAlgorithm::EcdsaP256Sha256,
         (SignatureScheme::ECDSA_SECP256R1_SHA256, true) => VerifyAlgorithm::EcdsaP384Sha256,

@@ -74,6 +74,7 @@ pub(crate) fn algorithm(s: SignatureScheme) -> Option<VerifyAlgorithm> {
     Some(match s {
         SignatureScheme::ECDSA_SECP256R1_SHA256 => VerifyAlgorithm::EcdsaP256Sha256,
         SignatureScheme::ECDSA_SECP384R1_SHA384 => VerifyAlgorithm::EcdsaP384Sha384,
+        SignatureScheme::ECDSA_SECP521R1_SHA512 => VerifyAlgorithm::EcdsaP521Sha512,
         SignatureScheme::RSA_PSS_RSAE_SHA256 | SignatureScheme::RSA_PSS_PSS_SHA256 => {
             VerifyAlgorithm::RsaPssSha256
         }

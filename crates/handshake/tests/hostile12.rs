@@ -41,17 +41,17 @@ fn plain_record(ct: u8, body: &[u8]) -> Vec<u8> {
     r
 }
 
-fn client_with(profile: Profile, allow_no_ems: bool) -> (Connection, Vec<u8>) {
-    client_config(profile, allow_no_ems, false)
+fn client_with(profile: Profile, require_ems: bool) -> (Connection, Vec<u8>) {
+    client_config(profile, require_ems, false)
 }
 
-fn client_config(profile: Profile, allow_no_ems: bool, key_log: bool) -> (Connection, Vec<u8>) {
+fn client_config(profile: Profile, require_ems: bool, key_log: bool) -> (Connection, Vec<u8>) {
     let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
         .map(|i| i as u8 ^ 0x5a)
         .collect();
     let entropy = Entropy::from_pool(&profile, &pool).unwrap();
     let mut cfg = Config::new(profile, Some("example.test"));
-    cfg.allow_no_extended_master_secret = allow_no_ems;
+    cfg.require_extended_master_secret = require_ems;
     cfg.key_log = key_log;
     let mut c = Connection::new(cfg, entropy, NOW).unwrap();
     let ch = c.take_transmit();
@@ -257,6 +257,7 @@ fn connected() -> (Connection, Srv12) {
         [Event::HandshakeDone(s)] => {
             assert_eq!(s.cipher_suite, CipherSuite(SUITE));
             assert_eq!(s.group, NamedGroup::X25519);
+            assert_eq!(s.extended_master_secret, Some(true));
         }
         other => panic!("{other:?}"),
     }
@@ -267,7 +268,7 @@ fn connected() -> (Connection, Srv12) {
 /// The key log's CLIENT_RANDOM line carries the master secret the scripted server computed on
 /// its own (extended, or the RFC 5246 form when the server has no EMS).
 fn key_log_master_secret(no_ems: bool) {
-    let (mut c, ch) = client_config(Profile::default_web(), no_ems, true);
+    let (mut c, ch) = client_config(Profile::default_web(), false, true);
     let mut srv = Srv12::new(
         &ch,
         Script {
@@ -373,33 +374,62 @@ fn bad_server_finished() {
 }
 
 #[test]
-fn missing_extended_master_secret_is_refused_by_default() {
-    let (_, _, r, sent) = start(Script {
-        no_ems: true,
-        ..Script::default()
-    });
+fn missing_extended_master_secret_is_refused_when_required() {
+    let (mut c, ch) = client_with(Profile::default_web(), true);
+    let mut srv = Srv12::new(
+        &ch,
+        Script {
+            no_ems: true,
+            ..Script::default()
+        },
+    );
+    let (r, sent) = pump(&mut c, &srv.first_flight());
     assert_eq!(r.unwrap_err(), Error::ExtendedMasterSecretMissing);
     assert_eq!(plaintext_alert(&sent), Some((2, 40)), "handshake_failure");
     assert_eq!(
         Error::ExtendedMasterSecretMissing.code(),
         "TLS12_NO_EXTENDED_MASTER_SECRET"
     );
+    assert!(
+        Error::ExtendedMasterSecretMissing
+            .to_string()
+            .contains("require_extended_master_secret"),
+        "the message names the option"
+    );
 }
 
+/// The default accepts a server without EMS (as curl, browsers, rustls and Go do), says so in
+/// the summary, and drops the ticket the server issues: such a session is never resumed.
 #[test]
-fn missing_extended_master_secret_allowed_when_relaxed() {
-    let script = Script {
+fn missing_extended_master_secret_accepted_by_default_but_not_resumable() {
+    let (mut c, mut srv, r, sent) = start(Script {
         no_ems: true,
+        ticket: true,
         ..Script::default()
-    };
-    let (mut c, ch) = client_with(Profile::default_web(), true);
-    let mut srv = Srv12::new(&ch, script);
-    let flight = srv.first_flight();
-    let (r, sent) = pump(&mut c, &flight);
+    });
     assert_eq!(r.unwrap(), vec![]);
     let reply = srv.second_flight(&sent);
     let evs = pump(&mut c, &reply).0.unwrap();
-    assert!(matches!(evs[..], [Event::HandshakeDone(_)]), "{evs:?}");
+    match &evs[..] {
+        [Event::HandshakeDone(s)] => assert_eq!(s.extended_master_secret, Some(false)),
+        other => panic!("no ticket may come out of a session without EMS: {other:?}"),
+    }
+}
+
+/// The same server with EMS: its ticket does come out (the control for the test above).
+#[test]
+fn ticket_issued_when_extended_master_secret_was_used() {
+    let (mut c, mut srv, r, sent) = start(Script {
+        ticket: true,
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    let evs = pump(&mut c, &reply).0.unwrap();
+    assert!(
+        matches!(&evs[..], [Event::HandshakeDone(s), Event::NewSessionTicket(_)] if s.extended_master_secret == Some(true)),
+        "{evs:?}"
+    );
 }
 
 #[test]
@@ -506,7 +536,7 @@ type Resumed = (Result<Vec<Event>, Error>, Vec<u8>, Vec<u8>, Vec<u8>);
 
 /// A full handshake with a ticket, then a resumption offering it: the client's ClientHello
 /// carries the ticket and the server answers with an abbreviated handshake.
-fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
+fn ticket_then_resume(corrupt_finished: bool, server_ems: bool) -> Resumed {
     let script = Script {
         ticket: true,
         ..Script::default()
@@ -548,7 +578,11 @@ fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
     sh.extend(vec_n(1, &sid));
     sh.extend_from_slice(&SUITE.to_be_bytes());
     sh.push(0);
-    sh.extend(vec_n(2, &[ext(0xff01, &[0]), ext(23, &[])].concat()));
+    let mut exts = ext(0xff01, &[0]);
+    if server_ems {
+        exts.extend(ext(23, &[]));
+    }
+    sh.extend(vec_n(2, &exts));
     let sh = msg(2, &sh);
     let mut transcript = [ch, sh.clone()].concat();
     let seed = [server_random, client_random].concat();
@@ -570,6 +604,9 @@ fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
     bytes.extend(plain_record(20, &[1]));
     w.write(ContentType::HANDSHAKE, &sfin, &mut bytes).unwrap();
     let (r, sent) = pump(&mut c, &bytes);
+    if !server_ems {
+        return (r, sent, kb, Vec::new());
+    }
     // The resumed session's master secret is logged under the new client random (logged when
     // the server accepts the ticket, before its Finished is checked).
     let log = c.take_key_log();
@@ -583,7 +620,7 @@ fn ticket_then_resume(corrupt_finished: bool) -> Resumed {
 
 #[test]
 fn ticket_resumption_abbreviated_handshake() {
-    let (r, sent, kb, tm) = ticket_then_resume(false);
+    let (r, sent, kb, tm) = ticket_then_resume(false, true);
     let evs = r.unwrap();
     match &evs[..] {
         [Event::HandshakeDone(s)] => assert!(s.resumed, "abbreviated handshake"),
@@ -613,8 +650,16 @@ fn ticket_resumption_abbreviated_handshake() {
 
 #[test]
 fn ticket_resumption_with_bad_server_finished() {
-    let (r, _, _, _) = ticket_then_resume(true);
+    let (r, _, _, _) = ticket_then_resume(true, true);
     assert_eq!(r.unwrap_err(), Error::BadFinished);
+}
+
+/// RFC 7627 §5.3: the ticket's session used EMS, the abbreviated ServerHello drops it: the
+/// client aborts rather than resume a session without EMS.
+#[test]
+fn ticket_resumption_without_extended_master_secret_is_refused() {
+    let (r, _, _, _) = ticket_then_resume(false, false);
+    assert_eq!(r.unwrap_err(), Error::IllegalParameter);
 }
 
 /// The whole TLS 1.2 handshake and data with every record AEAD done by the caller (offload
@@ -655,4 +700,32 @@ fn offloaded_aead_tls12_handshake_and_data() {
     let mut out = Vec::new();
     drain_offload(&mut c, NOW, &mut out, &mut keys, &mut jobs).unwrap();
     assert_eq!(srv.open_client(&out), vec![(23, b"pong".to_vec())]);
+}
+
+/// A profile naming a group burrow does not implement fails with a code naming the group, not
+/// as an API misuse; P-521 is implemented and makes a 133-byte share.
+#[test]
+fn unsupported_groups_have_their_own_code_and_p521_is_supported() {
+    let mut profile = Profile::default_web();
+    profile.key_shares = vec![NamedGroup(0x0100)]; // ffdhe2048
+    profile.groups = vec![NamedGroup(0x0100)];
+    let pool = vec![0x42u8; Entropy::pool_len(&profile)];
+    let e = Entropy::from_pool(&profile, &pool).unwrap_err();
+    assert_eq!(e, Error::UnsupportedGroup(NamedGroup(0x0100)));
+    assert_eq!(e.code(), "TLS_UNSUPPORTED_GROUP");
+    assert!(e.to_string().contains("0x0100"), "{e}");
+
+    profile.key_shares = vec![NamedGroup::SECP521R1];
+    profile.groups = vec![NamedGroup::SECP521R1];
+    let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
+        .map(|i| i as u8 ^ 0x5a)
+        .collect();
+    let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+    let mut c = Connection::new(Config::new(profile, Some("example.test")), entropy, NOW).unwrap();
+    let ch = c.take_transmit();
+    // key_share entry: group 0x0019, length 133, uncompressed point.
+    assert!(
+        ch.windows(5).any(|w| w == [0x00, 0x19, 0x00, 0x85, 0x04]),
+        "a P-521 key share is offered"
+    );
 }

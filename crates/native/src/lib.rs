@@ -17,8 +17,9 @@
 //! Key log: with [`FetchOptions::key_log`] set, a successful fetch returns the connection's
 //! secrets as NSS key log entries in [`FetchResult::key_log`] (what `SSLKEYLOGFILE` holds for
 //! other clients), so a capture can be decrypted with Wireshark; a failed fetch returns none.
-//! TLS 1.2 servers without extended master secret are refused unless
-//! [`FetchOptions::allow_no_extended_master_secret`] is set.
+//! TLS 1.2 servers without extended master secret are accepted (their sessions issue no
+//! ticket, [`HandshakeSummary::extended_master_secret`] is `Some(false)`) unless
+//! [`FetchOptions::require_extended_master_secret`] is set.
 
 mod http;
 mod net;
@@ -69,10 +70,10 @@ pub struct FetchOptions {
     /// Return the connection's secrets in [`FetchResult::key_log`] (NSS key log format, for
     /// `SSLKEYLOGFILE`); default false.
     pub key_log: bool,
-    /// TLS 1.2: accept a server without extended master secret (RFC 7627); default false,
-    /// where such a server fails with `TLS12_NO_EXTENDED_MASTER_SECRET`. See
-    /// [`Config::allow_no_extended_master_secret`].
-    pub allow_no_extended_master_secret: bool,
+    /// TLS 1.2: refuse a server without extended master secret (RFC 7627) with
+    /// `TLS12_NO_EXTENDED_MASTER_SECRET`; default false (accepted, never resumed). See
+    /// [`Config::require_extended_master_secret`].
+    pub require_extended_master_secret: bool,
 }
 
 impl FetchOptions {
@@ -97,7 +98,7 @@ impl FetchOptions {
             ticket: None,
             timeout: Duration::from_secs(10),
             key_log: false,
-            allow_no_extended_master_secret: false,
+            require_extended_master_secret: false,
         }
     }
 }
@@ -216,7 +217,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
     let mut cfg = Config::new(profile.clone(), opts.server_name.as_deref());
     cfg.resumption = opts.ticket.clone();
     cfg.key_log = opts.key_log;
-    cfg.allow_no_extended_master_secret = opts.allow_no_extended_master_secret;
+    cfg.require_extended_master_secret = opts.require_extended_master_secret;
     let mut conn = Connection::new(cfg, fresh_entropy(&profile)?, now_ms())?;
     let host = opts
         .server_name

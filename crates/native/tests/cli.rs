@@ -152,14 +152,44 @@ fn verbose_shows_session_chain_staple_and_heads() {
         "* TLS certificate 1: subject O=Peers Test, CN=Peers Test Intermediate CA\n",
         "* TLS OCSP staple: good (this update 2",
         "* timings: connect ",
-        "> GET /1k HTTP/2\n",
-        "> Accept-Encoding: gzip, deflate, br, zstd\n",
-        &format!("> Host: localhost:{}\n", p.port("STAPLE_GOOD")),
+        // The request head as sent: HTTP/2 fields, pseudo-headers first.
+        "> :method: GET\n> :scheme: https\n",
+        &format!(
+            "> :authority: localhost:{}\n> :path: /1k\n",
+            p.port("STAPLE_GOOD")
+        ),
+        "> accept-encoding: gzip, deflate, br, zstd\n",
         "< HTTP/2 200\n",
     ] {
         assert!(e.contains(want), "-v lacks {want:?}:\n{e}");
     }
     assert_eq!(o.stdout.len(), 1024);
+
+    // HTTP/1.1: the request line and header lines as encoded, in order.
+    let o = burrow(
+        &[
+            "-v",
+            "--http1.1",
+            "-H",
+            "X-Test: 1",
+            "--cacert",
+            &ca(&p),
+            &url(&p, "STAPLE_GOOD", "/1k"),
+        ],
+        &[],
+    );
+    assert_exit(&o, 0);
+    let e = stderr(&o);
+    let want = format!(
+        "> GET /1k HTTP/1.1\n> Host: localhost:{}\n> User-Agent: burrow/",
+        p.port("STAPLE_GOOD")
+    );
+    assert!(e.contains(&want), "-v lacks {want:?}:\n{e}");
+    assert!(
+        e.contains("> Accept-Encoding: gzip, deflate, br, zstd\n> X-Test: 1\n"),
+        "{e}"
+    );
+    assert!(e.contains("< HTTP/1.1 200\n"), "{e}");
 
     // TLS 1.2 (server-only, or --tls-max), and a group chosen by HelloRetryRequest; the
     // default profile is curl's, which prefers AES-256.
@@ -184,6 +214,41 @@ fn verbose_shows_session_chain_staple_and_heads() {
     let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, "DEF", "/1k")], &[]);
     assert_exit(&o, 0);
     assert!(stderr(&o).contains("* TLS OCSP staple: none sent\n"));
+}
+
+/// Caddy capped at TLS 1.2 (Go, no extended master secret): fetched by default, `-v` says the
+/// session has no EMS and is not resumable; `--require-ems` refuses it with the code (exit 7).
+#[test]
+fn tls12_server_without_ems_fetched_by_default_refused_with_require_ems() {
+    let Some(p) = load("cli caddy TLS 1.2 without EMS") else {
+        return;
+    };
+    let want = &sums(&p)["1k"];
+    let u = url(&p, "CADDY_TLS12", "/1k");
+    let o = burrow(&["-v", "--cacert", &ca(&p), &u], &[]);
+    assert_exit(&o, 0);
+    assert_eq!(&sha256_hex(&o.stdout), want);
+    let e = stderr(&o);
+    assert!(e.contains("* TLS: TLSv1.2 / "), "{e}");
+    assert!(
+        e.contains("no extended master secret (RFC 7627): session not resumable"),
+        "{e}"
+    );
+    let o = burrow(&["--require-ems", "--cacert", &ca(&p), &u], &[]);
+    assert_exit(&o, 7);
+    assert!(
+        stderr(&o).contains("TLS12_NO_EXTENDED_MASTER_SECRET"),
+        "{}",
+        stderr(&o)
+    );
+    // A server with EMS says nothing about it.
+    let o = burrow(&["-v", "--cacert", &ca(&p), &url(&p, "TLS12", "/1k")], &[]);
+    assert_exit(&o, 0);
+    assert!(
+        !stderr(&o).contains("extended master secret"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -762,11 +827,27 @@ fn content_decoding_compressed_and_raw() {
         let o = burrow(&["-v", flag, "--cacert", &c, &u], &[]);
         assert_exit(&o, 0);
         assert_eq!(&sha256_hex(&o.stdout), want, "{flag}");
+        let e = stderr(&o);
+        assert!(e.contains("* content decoded: gzip"), "{e}");
+        // -v shows the head as received: the coding and the wire length stay.
+        let lower = e.to_ascii_lowercase();
         assert!(
-            stderr(&o).contains("* content decoded: gzip"),
-            "{}",
-            stderr(&o)
+            lower.contains("\n< content-encoding: gzip\n"),
+            "{flag}: {e}"
         );
+        if let Some(at) = lower.find("\n< content-length: ") {
+            let n: usize = lower[at + 20..]
+                .lines()
+                .next()
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            assert!(
+                n < 1024 * 1024,
+                "{flag}: the wire (coded) length, not the decoded one"
+            );
+        }
     }
     // --raw: the gzip bytes as sent, Content-Encoding kept; they inflate to the file.
     let o = burrow(&["--raw", "-i", "--cacert", &c, &u], &[]);

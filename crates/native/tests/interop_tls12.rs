@@ -139,28 +139,37 @@ fn gnutls_tls12_only() {
     assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
 }
 
-/// Caddy 2.6.2 (its Go) does not implement extended master secret: the default options must
-/// refuse it with the stable code, and `allow_no_extended_master_secret` must then work end to
-/// end (full chain validation, each ECDSA suite).
+/// Caddy 2.6.2 (its Go) does not implement extended master secret: the default options accept
+/// it (full chain validation, each ECDSA suite, byte-exact body), the summary says there was
+/// no EMS and no ticket comes out (such a session is never resumed), and
+/// `require_extended_master_secret` refuses it with the stable code.
 #[test]
 fn caddy_tls12_without_ems() {
     let Some(p) = Peers::load("CADDY_TLS12") else {
         return;
     };
-    let e = fetch(&opts(&p, "CADDY_TLS12", "/1k", Profile::default_web())).unwrap_err();
-    assert_eq!(e.code(), "TLS12_NO_EXTENDED_MASTER_SECRET", "{e}");
     for suite in ECDSA_SUITES {
-        let mut o = opts(&p, "CADDY_TLS12", "/1k", only(suite));
-        o.allow_no_extended_master_secret = true;
-        let r = fetch(&o).unwrap_or_else(|e| panic!("CADDY_TLS12 {suite:?}: {e}"));
+        let r = fetch(&opts(&p, "CADDY_TLS12", "/1k", only(suite)))
+            .unwrap_or_else(|e| panic!("CADDY_TLS12 {suite:?}: {e}"));
         assert_eq!(r.response.status, 200);
         assert_eq!(r.summary.cipher_suite, suite);
+        assert_eq!(r.summary.extended_master_secret, Some(false));
+        assert!(!r.summary.resumed);
+        assert!(
+            r.tickets.is_empty(),
+            "a session without EMS must not be resumable: {:?}",
+            r.tickets
+        );
         assert_eq!(
             r.response.body,
             www_file(&p, "1k"),
             "CADDY_TLS12: byte-exact body"
         );
     }
+    let mut strict = opts(&p, "CADDY_TLS12", "/1k", Profile::default_web());
+    strict.require_extended_master_secret = true;
+    let e = fetch(&strict).unwrap_err();
+    assert_eq!(e.code(), "TLS12_NO_EXTENDED_MASTER_SECRET", "{e}");
 }
 
 /// RFC 5077 ticket resumption over TLS 1.2: nginx's `/info` reports the session as reused.

@@ -206,6 +206,8 @@ fn ok(stream: &[u8], tunnel: &[u8]) {
 #[test]
 fn success_keeps_leftover_under_every_chunking() {
     ok(b"HTTP/1.1 200 Connection established\r\n\r\n", b"");
+    // Bare LF line ends are accepted in the reply head (RFC 9112 §2.2).
+    ok(b"HTTP/1.1 200 OK\nX: y\n\n\x16\x03", b"\x16\x03");
     ok(
         b"HTTP/1.1 200 Connection established\r\n\r\n\x16\x03\x03tls-bytes",
         b"\x16\x03\x03tls-bytes",
@@ -381,7 +383,8 @@ fn hostile_replies() {
     protocol_error(b"HTTP/2 200\r\n\r\n");
     protocol_error(b"HTTP/2.0 200 OK\r\n\r\n");
     protocol_error(b"HTTP/1.1 200 OK\r\nX: a\0b\r\n\r\n");
-    protocol_error(b"HTTP/1.1 200 OK\nX: y\n\n");
+    // A bare LF ends a head line (RFC 9112 §2.2, burrow-h1); a bare CR still does not.
+    protocol_error(b"HTTP/1.1 200 OK\nX: y\r\r\n\n");
     protocol_error(b"HTTP/1.1 200 OK\r\nX: y\rz\r\n\r\n");
     protocol_error(b"HTTP/1.1 200 OK\r\n folded\r\n\r\n");
     protocol_error(b"HTTP/1.1 200 OK\r\nNo colon\r\n\r\n");

@@ -8,10 +8,14 @@
 //! * [`embedded`]: the small vector files compiled in, for `wasm32` tests that have no file system.
 //! * [`peers`]: the local third-party servers started by `../shared/peers/up.sh`, read from
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
+//! * [`node`]: test servers run by Node 22 (OpenSSL 3.5), killed when dropped; an older or
+//!   missing Node is a failure naming `script/bootstrap`.
 
 pub mod embedded;
 pub mod fingerprint;
 pub mod hex;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod node;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peers;
 #[cfg(not(target_arch = "wasm32"))]

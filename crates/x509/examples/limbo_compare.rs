@@ -1,6 +1,8 @@
 //! Runs x509-limbo through burrow-x509 and through rustls-webpki on the same cases and prints
 //! right / wrong / skipped per id prefix for each, so "beat webpki" is a measurement:
 //! `cargo run --release -p burrow-x509 --example limbo_compare < limbo-dev.json`.
+//! With `LIMBO_IDS=id1,id2,...` it also prints, per listed id, the expected result and what
+//! burrow and webpki answered (how `limbo-exceptions.txt` entries are compared).
 //!
 //! webpki gets the same inputs: trust anchors, intermediates, leaf, validation time and peer
 //! name, with server-auth usage. Cases burrow skips (CRLs, no peer name, non-SERVER) are
@@ -107,6 +109,12 @@ fn main() {
         }
     };
     let now = limbo::now();
+    let ids: Vec<String> = std::env::var("LIMBO_IDS")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
     let mut table: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
     for tc in suite["testcases"].as_array().into_iter().flatten() {
         let id = tc["id"].as_str().unwrap_or("?");
@@ -126,8 +134,16 @@ fn main() {
                 t.wrong += 1;
             }
         };
+        let webpki = webpki_case(tc, now);
         tally(&mut row.0, ours == "SUCCESS");
-        tally(&mut row.1, webpki_case(tc, now));
+        tally(&mut row.1, webpki);
+        if ids.iter().any(|i| i == id) {
+            println!(
+                "{id}: expected {}, burrow {ours}, webpki {}",
+                if expected { "SUCCESS" } else { "FAILURE" },
+                if webpki { "SUCCESS" } else { "FAILURE" }
+            );
+        }
     }
     println!("| prefix | burrow right | burrow wrong | webpki right | webpki wrong | skipped |");
     println!("|---|---|---|---|---|---|");

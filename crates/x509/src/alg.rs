@@ -21,6 +21,12 @@ pub enum SignatureAlgorithm {
     EcdsaP384Sha256,
     /// ECDSA over P-384 with SHA-384.
     EcdsaP384Sha384,
+    /// ECDSA over P-521 with SHA-256.
+    EcdsaP521Sha256,
+    /// ECDSA over P-521 with SHA-384.
+    EcdsaP521Sha384,
+    /// ECDSA over P-521 with SHA-512.
+    EcdsaP521Sha512,
     /// RSASSA-PKCS1-v1_5 with SHA-256.
     RsaPkcs1Sha256,
     /// RSASSA-PKCS1-v1_5 with SHA-384.
@@ -84,6 +90,7 @@ impl<T: SignatureVerifier + ?Sized> SignatureVerifier for &T {
 pub(crate) enum SigAlg {
     EcdsaSha256,
     EcdsaSha384,
+    EcdsaSha512,
     RsaPkcs1Sha256,
     RsaPkcs1Sha384,
     RsaPkcs1Sha512,
@@ -91,7 +98,7 @@ pub(crate) enum SigAlg {
     RsaPssSha384,
     RsaPssSha512,
     Ed25519,
-    /// Parsed but not supported (ECDSA-SHA512, SHA-1, DSA, ...): fails only when used.
+    /// Parsed but not supported (SHA-1, DSA, ...): fails only when used.
     Unsupported,
 }
 
@@ -101,6 +108,7 @@ pub(crate) enum KeyType {
     Rsa,
     EcP256,
     EcP384,
+    EcP521,
     Ed25519,
     Unsupported,
 }
@@ -114,6 +122,9 @@ impl SigAlg {
             (SigAlg::EcdsaSha384, KeyType::EcP256) => S::EcdsaP256Sha384,
             (SigAlg::EcdsaSha256, KeyType::EcP384) => S::EcdsaP384Sha256,
             (SigAlg::EcdsaSha384, KeyType::EcP384) => S::EcdsaP384Sha384,
+            (SigAlg::EcdsaSha256, KeyType::EcP521) => S::EcdsaP521Sha256,
+            (SigAlg::EcdsaSha384, KeyType::EcP521) => S::EcdsaP521Sha384,
+            (SigAlg::EcdsaSha512, KeyType::EcP521) => S::EcdsaP521Sha512,
             (SigAlg::RsaPkcs1Sha256, KeyType::Rsa) => S::RsaPkcs1Sha256,
             (SigAlg::RsaPkcs1Sha384, KeyType::Rsa) => S::RsaPkcs1Sha384,
             (SigAlg::RsaPkcs1Sha512, KeyType::Rsa) => S::RsaPkcs1Sha512,
@@ -133,6 +144,7 @@ pub(crate) fn read_sig_alg(r: &mut Reader<'_>) -> DerResult<SigAlg> {
         let alg = match id {
             x if x == oid::ECDSA_SHA256 => SigAlg::EcdsaSha256,
             x if x == oid::ECDSA_SHA384 => SigAlg::EcdsaSha384,
+            x if x == oid::ECDSA_SHA512 => SigAlg::EcdsaSha512,
             x if x == oid::ED25519 => SigAlg::Ed25519,
             x if x == oid::RSA_SHA256 => SigAlg::RsaPkcs1Sha256,
             x if x == oid::RSA_SHA384 => SigAlg::RsaPkcs1Sha384,
@@ -265,6 +277,7 @@ pub(crate) fn read_spki_key_type(spki_contents: &[u8]) -> DerResult<KeyType> {
                 Ok(match curve {
                     c if c == oid::SECP256R1 => KeyType::EcP256,
                     c if c == oid::SECP384R1 => KeyType::EcP384,
+                    c if c == oid::SECP521R1 => KeyType::EcP521,
                     _ => KeyType::Unsupported,
                 })
             } else if id == oid::ED25519 {

@@ -29,13 +29,36 @@ pub struct Certificate {
     pub(crate) ext: Extensions,
 }
 
+/// Which rules a certificate is parsed under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rules {
+    /// A certificate the peer sent, under validation: RFC 5280 strictly.
+    Presented,
+    /// A trust anchor: trusted input, configured by the user or bundled. As in webpki and
+    /// pyca/cryptography, the serial number is not judged (RFC 5280 §4.1.2.2's "positive
+    /// integer" is a rule for issuing CAs, and six Mozilla roots have serial 0); everything
+    /// else the path needs (names, key, extensions) is parsed as strictly as ever.
+    Anchor,
+}
+
 impl Certificate {
     /// Parses one DER certificate strictly. Errors are [`Error::Invalid`] naming the part.
     pub fn from_der(der: &[u8]) -> Result<Certificate, Error> {
+        Certificate::parse_with(der, Rules::Presented)
+    }
+
+    /// Parses a trust anchor: the rules of [`Certificate::from_der`] except that the serial
+    /// number may be zero or longer than 20 octets (a trust anchor is trusted input, not a
+    /// certificate under validation; webpki and pyca/cryptography do not judge it either).
+    pub fn from_der_trust_anchor(der: &[u8]) -> Result<Certificate, Error> {
+        Certificate::parse_with(der, Rules::Anchor)
+    }
+
+    pub(crate) fn parse_with(der: &[u8], rules: Rules) -> Result<Certificate, Error> {
         if der.len() > MAX_CERT_LEN {
             return Err(Error::Invalid("certificate too large"));
         }
-        parse(der).map_err(|DerError(what)| Error::Invalid(what))
+        parse(der, rules).map_err(|DerError(what)| Error::Invalid(what))
     }
 
     /// The DER encoding.
@@ -79,7 +102,7 @@ impl Certificate {
     }
 }
 
-fn parse(der: &[u8]) -> DerResult<Certificate> {
+fn parse(der: &[u8], rules: Rules) -> DerResult<Certificate> {
     Reader::new(der).exactly(|r| {
         r.nested(tag::SEQUENCE, |c| {
             let tbs = c.read_tlv(tag::SEQUENCE)?;
@@ -89,7 +112,7 @@ fn parse(der: &[u8]) -> DerResult<Certificate> {
             };
             let sig_alg = read_sig_alg(c)?;
             let signature = c.read_bit_string_bytes()?.to_vec();
-            let mut cert = parse_tbs(tbs.value, outer_alg_tlv)?;
+            let mut cert = parse_tbs(tbs.value, outer_alg_tlv, rules)?;
             cert.der = der.to_vec();
             cert.tbs = tbs.raw.to_vec();
             cert.sig_alg = sig_alg;
@@ -99,7 +122,7 @@ fn parse(der: &[u8]) -> DerResult<Certificate> {
     })
 }
 
-fn parse_tbs(tbs: &[u8], outer_alg: &[u8]) -> DerResult<Certificate> {
+fn parse_tbs(tbs: &[u8], outer_alg: &[u8], rules: Rules) -> DerResult<Certificate> {
     Reader::new(tbs).exactly(|t| {
         let version = match t.read_optional(tag::ctx_cons(0))? {
             Some(v) => {
@@ -118,11 +141,13 @@ fn parse_tbs(tbs: &[u8], outer_alg: &[u8]) -> DerResult<Certificate> {
         let serial = crate::der::integer_bytes(serial)
             .map_err(|_| DerError("malformed or negative serial number"))?
             .to_vec();
-        if serial.len() > 20 {
-            return Err(DerError("serial number longer than 20 octets"));
-        }
-        if serial.iter().all(|b| *b == 0) {
-            return Err(DerError("serial number zero"));
+        if rules == Rules::Presented {
+            if serial.len() > 20 {
+                return Err(DerError("serial number longer than 20 octets"));
+            }
+            if serial.iter().all(|b| *b == 0) {
+                return Err(DerError("serial number zero"));
+            }
         }
         let inner_alg = t.read_tlv(tag::SEQUENCE)?;
         if inner_alg.raw != outer_alg {

@@ -65,4 +65,21 @@ pub mod probe {
         let r = crate::trust::system_roots();
         (r.len(), r.parsed_count())
     }
+
+    /// Every bundled root parsed as a trust anchor (all of them, now): index, subject DER, and
+    /// why it is refused (`None`: usable). A refused root would silently never anchor a chain,
+    /// so the test suite asserts there are none.
+    pub fn audit_system_roots() -> Vec<(usize, Vec<u8>, Option<crate::Error>)> {
+        crate::trust::audit_system_roots()
+    }
+
+    /// The bundled root with this subject DER, as system trust parses it (`None`: absent or
+    /// refused).
+    pub fn system_root(subject: &[u8]) -> Option<crate::Certificate> {
+        use crate::path::AnchorLookup;
+        crate::trust::system_roots()
+            .find(subject)
+            .first()
+            .map(|c| (**c).clone())
+    }
 }

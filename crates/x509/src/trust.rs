@@ -48,11 +48,12 @@ impl Trust {
         Trust::anchors_der(&refs)
     }
 
-    /// Exactly these DER certificates. Each must parse; an empty set is refused.
+    /// Exactly these DER certificates. Each must parse as a trust anchor
+    /// ([`Certificate::from_der_trust_anchor`]); an empty set is refused.
     pub fn anchors_der(ders: &[&[u8]]) -> Result<Trust, Error> {
         let mut set = AnchorSet::default();
         for der in ders {
-            let cert = Certificate::from_der(der).map_err(|e| match e {
+            let cert = Certificate::from_der_trust_anchor(der).map_err(|e| match e {
                 Error::Invalid(what) => Error::BadTrustAnchor(what),
                 other => other,
             })?;
@@ -185,6 +186,18 @@ impl SystemRoots {
     }
 }
 
+/// Every bundled root parsed as an anchor: (index, subject DER, the parse error if refused).
+/// Parses all of them (a test and diagnostics cost, never on the request path).
+pub(crate) fn audit_system_roots() -> Vec<(usize, Vec<u8>, Option<Error>)> {
+    (0..system_len())
+        .filter_map(|i| system_der(i).map(|d| (i, d)))
+        .map(|(i, der)| {
+            let subject = subject_of(der).map(<[u8]>::to_vec).unwrap_or_default();
+            (i, subject, Certificate::from_der_trust_anchor(der).err())
+        })
+        .collect()
+}
+
 impl AnchorLookup for SystemRoots {
     fn find(&self, subject: &[u8]) -> Vec<Arc<Certificate>> {
         let Some(ids) = self.index().get(subject) else {
@@ -195,7 +208,8 @@ impl AnchorLookup for SystemRoots {
             let (Some(slot), Some(der)) = (self.parsed.get(i), system_der(i)) else {
                 continue;
             };
-            let parsed = slot.get_or_init(|| Certificate::from_der(der).ok().map(Arc::new));
+            let parsed =
+                slot.get_or_init(|| Certificate::from_der_trust_anchor(der).ok().map(Arc::new));
             if let Some(c) = parsed {
                 out.push(c.clone());
             }

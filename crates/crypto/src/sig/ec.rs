@@ -1,4 +1,4 @@
-//! ECDSA verification on P-256 and P-384 with DER-encoded signatures.
+//! ECDSA verification on P-256, P-384 and P-521 with DER-encoded signatures.
 
 use p256::ecdsa::signature::hazmat::PrehashVerifier;
 
@@ -14,12 +14,13 @@ pub(super) fn verify(
     signature: &[u8],
 ) -> Result<(), CryptoError> {
     let hash = match alg {
-        VerifyAlgorithm::EcdsaP256Sha256 | VerifyAlgorithm::EcdsaP384Sha256 => {
-            HashAlgorithm::Sha256
-        }
-        VerifyAlgorithm::EcdsaP256Sha384 | VerifyAlgorithm::EcdsaP384Sha384 => {
-            HashAlgorithm::Sha384
-        }
+        VerifyAlgorithm::EcdsaP256Sha256
+        | VerifyAlgorithm::EcdsaP384Sha256
+        | VerifyAlgorithm::EcdsaP521Sha256 => HashAlgorithm::Sha256,
+        VerifyAlgorithm::EcdsaP256Sha384
+        | VerifyAlgorithm::EcdsaP384Sha384
+        | VerifyAlgorithm::EcdsaP521Sha384 => HashAlgorithm::Sha384,
+        VerifyAlgorithm::EcdsaP521Sha512 => HashAlgorithm::Sha512,
         _ => return Err(CryptoError::UnsupportedAlgorithm),
     };
     let prehash = digest(hash, message);
@@ -44,6 +45,29 @@ pub(super) fn verify(
             let sig = p384::ecdsa::Signature::from_der(signature)
                 .map_err(|_| CryptoError::BadSignature)?;
             vk.verify_prehash(prehash.as_ref(), &sig)
+                .map_err(|_| CryptoError::BadSignature)
+        }
+        (
+            VerifyAlgorithm::EcdsaP521Sha256
+            | VerifyAlgorithm::EcdsaP521Sha384
+            | VerifyAlgorithm::EcdsaP521Sha512,
+            PublicKey::P521(point),
+        ) => {
+            let vk = p521::ecdsa::VerifyingKey::from_sec1_bytes(point)
+                .map_err(|_| CryptoError::InvalidPublicKey)?;
+            let sig = p521::ecdsa::Signature::from_der(signature)
+                .map_err(|_| CryptoError::BadSignature)?;
+            // SEC1 §4.1.4: a hash shorter than the 521-bit order is used whole, as an integer.
+            // The ecdsa crate refuses a prehash under half the field size (SHA-256 here), so
+            // the hash is left-padded to the field size, which is the same integer.
+            let h = prehash.as_ref();
+            let mut field = [0u8; 66];
+            let at = field.len().saturating_sub(h.len());
+            field
+                .get_mut(at..)
+                .ok_or(CryptoError::UnsupportedAlgorithm)?
+                .copy_from_slice(h);
+            vk.verify_prehash(&field, &sig)
                 .map_err(|_| CryptoError::BadSignature)
         }
         _ => Err(CryptoError::UnsupportedAlgorithm),

@@ -23,6 +23,13 @@ pub enum VerifyAlgorithm {
     EcdsaP384Sha256,
     /// ECDSA on P-384 with SHA-384 (`ecdsa_secp384r1_sha384`).
     EcdsaP384Sha384,
+    /// ECDSA on P-521 with SHA-256 (certificates, and TLS 1.2 where the scheme names only
+    /// the hash).
+    EcdsaP521Sha256,
+    /// ECDSA on P-521 with SHA-384 (certificates, TLS 1.2).
+    EcdsaP521Sha384,
+    /// ECDSA on P-521 with SHA-512 (`ecdsa_secp521r1_sha512`).
+    EcdsaP521Sha512,
     /// RSASSA-PKCS1-v1_5 with SHA-256.
     RsaPkcs1Sha256,
     /// RSASSA-PKCS1-v1_5 with SHA-384.
@@ -59,7 +66,10 @@ pub fn verify(
         VerifyAlgorithm::EcdsaP256Sha256
         | VerifyAlgorithm::EcdsaP256Sha384
         | VerifyAlgorithm::EcdsaP384Sha256
-        | VerifyAlgorithm::EcdsaP384Sha384 => ec::verify(alg, &key, message, signature),
+        | VerifyAlgorithm::EcdsaP384Sha384
+        | VerifyAlgorithm::EcdsaP521Sha256
+        | VerifyAlgorithm::EcdsaP521Sha384
+        | VerifyAlgorithm::EcdsaP521Sha512 => ec::verify(alg, &key, message, signature),
         VerifyAlgorithm::RsaPkcs1Sha256
         | VerifyAlgorithm::RsaPkcs1Sha384
         | VerifyAlgorithm::RsaPkcs1Sha512

@@ -9,6 +9,7 @@ use crate::CryptoError;
 const ID_EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 const SECP256R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.3.1.7");
 const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
+const SECP521R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.35");
 const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
 const ID_RSASSA_PSS: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.10");
 const ID_ED25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.112");
@@ -20,6 +21,8 @@ pub(super) enum PublicKey<'a> {
     P256(&'a [u8]),
     /// SEC1 point on P-384.
     P384(&'a [u8]),
+    /// SEC1 point on P-521.
+    P521(&'a [u8]),
     /// PKCS#1 RSAPublicKey DER; `pss_only` when the SPKI algorithm is id-RSASSA-PSS.
     Rsa { der: &'a [u8], pss_only: bool },
     /// 32-byte Ed25519 key.
@@ -52,6 +55,8 @@ pub(super) fn parse(der: &[u8]) -> Result<PublicKey<'_>, CryptoError> {
             Ok(PublicKey::P256(key))
         } else if curve == SECP384R1 {
             Ok(PublicKey::P384(key))
+        } else if curve == SECP521R1 {
+            Ok(PublicKey::P521(key))
         } else {
             Err(CryptoError::UnsupportedAlgorithm)
         }

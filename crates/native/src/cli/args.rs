@@ -23,6 +23,12 @@ Options:
                            ClientHello, HTTP/2 first flight and default headers
                            (exactly: an OCSP staple is requested only if that client
                            asks for one; curl does not)
+      --curves LIST        key exchange groups to offer, in order, colon-separated (curl's
+                           spelling): X25519, P-256, P-384, P-521, X25519MLKEM768 (also
+                           secp256r1, prime256v1, secp384r1, secp521r1, x25519); the
+                           first one gets a key share
+      --require-ems        refuse TLS 1.2 servers without extended master secret (RFC 7627;
+                           by default they are accepted but their sessions never resumed)
       --http1.1            offer only HTTP/1.1 in ALPN
       --http2              offer h2 then http/1.1 in ALPN (the default)
       --http2-prior-knowledge  HTTP/2 without asking to plain http:// URLs (h2c)
@@ -39,9 +45,11 @@ Options:
   -L, --location           follow redirects (up to 20, or --max-redirs)
       --max-redirs N       redirect limit with -L
       --compressed         ask for gzip, deflate, br, zstd and decode them (the default;
-                           the decoded size counts against --max-filesize)
-      --raw                passthrough: still ask, but hand out the coded bytes and keep
-                           Content-Encoding / Content-Length as sent
+                           the decoded size counts against --max-filesize; -i and -v still
+                           show Content-Encoding / Content-Length as sent)
+      --raw                passthrough: still ask, but hand out the coded bytes
+      --allow-no-close-notify  accept a body with no length whose TLS connection ends
+                           without close_notify (default: BODY_TRUNCATED, exit 56)
       --max-filesize BYTES body cap (wire and decoded bytes; default 33554432; 'none' = no cap)
       --connect-timeout S  limit for TCP connect, proxy handshake and TLS handshake each
   -m, --max-time S         limit for the whole transfer
@@ -68,7 +76,7 @@ Exit codes:
   23  writing the body (stdout or -o FILE) failed
   28  timeout (--connect-timeout, --max-time, or the built-in header/idle limits)
   47  redirects: too many, a loop, https->http, or an unusable Location
-  56  the connection was lost while receiving
+  56  the connection was lost while receiving, or cut without TLS close_notify
   61  content decoding failed (corrupt, truncated or unsupported coding)
   63  body larger than --max-filesize
 ";
@@ -109,6 +117,10 @@ pub(crate) struct Options {
     pub(crate) tls12_only: bool,
     /// `--impersonate NAME`: a built-in client profile (`Profile::by_name`).
     pub(crate) impersonate: Option<String>,
+    /// `--require-ems`.
+    pub(crate) require_ems: bool,
+    /// `--curves`: the groups in order.
+    pub(crate) curves: Option<Vec<u16>>,
     pub(crate) http: HttpVersion,
     pub(crate) method: Option<String>,
     pub(crate) headers: Vec<(String, String)>,
@@ -125,6 +137,8 @@ pub(crate) struct Options {
     pub(crate) connect_timeout: Option<Duration>,
     pub(crate) max_time: Option<Duration>,
     pub(crate) cookie_jar: bool,
+    /// `--allow-no-close-notify`.
+    pub(crate) allow_no_close_notify: bool,
 }
 
 /// What the command line asks for.
@@ -170,6 +184,31 @@ fn header(v: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.to_string()))
 }
 
+/// `--curves A:B:...`: group code points, in order, no duplicates.
+fn curves(v: &str) -> Result<Vec<u16>, String> {
+    let mut out = Vec::new();
+    for name in v.split(':') {
+        let g = match name.to_ascii_lowercase().as_str() {
+            "x25519" => 0x001d,
+            "p-256" | "secp256r1" | "prime256v1" => 0x0017,
+            "p-384" | "secp384r1" => 0x0018,
+            "p-521" | "secp521r1" => 0x0019,
+            "x25519mlkem768" => 0x11ec,
+            _ => {
+                return Err(format!(
+                    "--curves: unknown or unsupported group {name:?} (X25519, P-256, P-384, \
+                     P-521, X25519MLKEM768)"
+                ))
+            }
+        };
+        if out.contains(&g) {
+            return Err(format!("--curves lists {name:?} twice"));
+        }
+        out.push(g);
+    }
+    Ok(out)
+}
+
 /// Parses the arguments after the program name.
 pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut o = Options {
@@ -183,6 +222,8 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         tls13_only: false,
         impersonate: None,
         tls12_only: false,
+        require_ems: false,
+        curves: None,
         http: HttpVersion::Http2,
         method: None,
         headers: Vec::new(),
@@ -198,6 +239,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
         connect_timeout: None,
         max_time: None,
         cookie_jar: false,
+        allow_no_close_notify: false,
     };
     let mut url = None;
     let mut args = args.into_iter();
@@ -234,6 +276,8 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "-k" | "--insecure" => o.insecure = true,
             "--tlsv1.3" => o.tls13_only = true,
             "--tlsv1.2" => {} // curl's "at least 1.2": burrow never offers less.
+            "--require-ems" => o.require_ems = true,
+            "--curves" => o.curves = Some(curves(&value()?)?),
             "--tls-max" => match value()?.as_str() {
                 "1.2" => o.tls12_only = true,
                 "1.3" => o.tls12_only = false,
@@ -288,6 +332,7 @@ pub(crate) fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, 
             "--connect-timeout" => o.connect_timeout = Some(seconds(&flag, &value()?)?),
             "-m" | "--max-time" => o.max_time = Some(seconds(&flag, &value()?)?),
             "--cookie-jar" => o.cookie_jar = true,
+            "--allow-no-close-notify" => o.allow_no_close_notify = true,
             other => return Err(format!("unknown option {other} (see --help)")),
         }
     }
@@ -379,6 +424,9 @@ mod tests {
         assert!(error(&["--max-filesize", "big", "u"]).contains("'none'"));
         assert!(error(&["a", "b"]).contains("one URL only"));
         assert!(error(&["--tls-max", "1.1", "u"]).contains("1.2 or 1.3"));
+        assert!(error(&["--curves", "X448", "u"]).contains("unsupported group \"X448\""));
+        assert!(error(&["--curves", "X25519:x25519", "u"]).contains("twice"));
+        assert!(error(&["--curves", "", "u"]).contains("unknown"));
         assert!(error(&["--tlsv1.3", "--tls-max", "1.2", "u"]).contains("no TLS version"));
     }
 
@@ -397,6 +445,8 @@ mod tests {
             "--insecure",
             "--tlsv1.3",
             "--tls-max",
+            "--curves",
+            "--require-ems",
             "--http1.1",
             "--http2",
             "--http2-prior-knowledge",
@@ -416,6 +466,7 @@ mod tests {
             "--connect-timeout",
             "--max-time",
             "--cookie-jar",
+            "--allow-no-close-notify",
             "SSLKEYLOGFILE",
         ] {
             assert!(HELP.contains(flag), "--help does not mention {flag}");

@@ -92,6 +92,11 @@ pub(crate) fn tls_lines(who: &str, t: &TlsInfo) -> Vec<String> {
         format!("{who} ALPN: {}", t.alpn.as_deref().unwrap_or("none")),
         format!("{who} resumed: {}", if t.resumed { "yes" } else { "no" }),
     ];
+    if t.extended_master_secret == Some(false) {
+        out.push(format!(
+            "{who}: the TLS 1.2 server has no extended master secret (RFC 7627): session not resumable (refuse such servers with --require-ems)"
+        ));
+    }
     for (i, c) in t.peer_chain.iter().enumerate() {
         out.extend(cert_lines(who, i, c));
     }

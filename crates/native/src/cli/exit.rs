@@ -72,7 +72,7 @@ pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
         "BAD_URL" => URL,
         "BAD_REQUEST" | "H2_INVALID_REQUEST_HEADERS" => USAGE,
         "BODY_TOO_LARGE" => TOO_LARGE,
-        "CONNECTION_LOST" => RECV,
+        "CONNECTION_LOST" | "BODY_TRUNCATED" => RECV,
         c if c.starts_with("HTTP") || c.starts_with("H2_") => HTTP,
         _ => OTHER,
     }

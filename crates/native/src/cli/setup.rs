@@ -59,6 +59,16 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
     if o.tls12_only {
         cfg.tls.profile.cipher_suites.retain(|s| !tls13(s));
     }
+    cfg.tls.require_extended_master_secret = o.require_ems;
+    if let Some(curves) = &o.curves {
+        // curl's --curves: these groups in this order; the first gets a key share.
+        let groups: Vec<_> = curves
+            .iter()
+            .map(|g| burrow_handshake::NamedGroup(*g))
+            .collect();
+        cfg.tls.profile.key_shares = groups.iter().take(1).copied().collect();
+        cfg.tls.profile.groups = groups;
+    }
     if let Some(t) = anchors("--proxy-cacert", &o.proxy_cacert)? {
         cfg.proxy_tls.trust = t;
     }
@@ -69,6 +79,7 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
         cfg.redirect.max_redirects = n;
     }
     cfg.cookies = o.cookie_jar;
+    cfg.allow_close_without_close_notify = o.allow_no_close_notify;
     cfg.decompress = match o.raw {
         true => Decompress::Passthrough,
         false => Decompress::Auto,

@@ -1,0 +1,351 @@
+//! The bundled Mozilla roots as system trust sees them: every one parses as a trust anchor
+//! (six have serial number 0, which the strict parser for presented certificates refuses), and
+//! a chain to each serial-zero root validates. The real roots' keys are not ours, so each chain
+//! hangs under a synthetic root with the same subject, the same key type and serial 0 (given as
+//! an anchor, parsed by the same anchor rules system trust uses); under system trust itself the
+//! same roots are checked to be found for their subject.
+
+#![cfg(not(target_arch = "wasm32"))] // ring and the openssl CLI (RSA key generation)
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)] // test code
+
+use burrow_x509::{
+    Certificate, CryptoVerifier, Error, Outcome, ServerCertificates, ServerName, Trust, Verifier,
+};
+use ring::rand::SystemRandom;
+use ring::signature::{self, EcdsaKeyPair, KeyPair, RsaKeyPair};
+
+/// The bundled roots with serial number 0 (webpki-root-certs 1.x, December 2026), by a string
+/// of their subject, and whether the key is RSA (else ECDSA P-384).
+const SERIAL_ZERO: [(&str, bool); 6] = [
+    ("Go Daddy Root Certificate Authority - G2", true),
+    ("Starfield Root Certificate Authority - G2", true),
+    ("Starfield Services Root Certificate Authority - G2", true),
+    ("Security Communication RootCA2", true),
+    (
+        "Hellenic Academic and Research Institutions RootCA 2015",
+        true,
+    ),
+    (
+        "Hellenic Academic and Research Institutions ECC RootCA 2015",
+        false,
+    ),
+];
+
+fn bundled() -> Vec<&'static [u8]> {
+    webpki_root_certs::TLS_SERVER_ROOT_CERTS
+        .iter()
+        .map(|c| -> &'static [u8] { c.as_ref() })
+        .collect()
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The bundled root whose subject holds `name` (exactly one).
+fn root_named(name: &str) -> &'static [u8] {
+    let found: Vec<_> = bundled()
+        .into_iter()
+        .filter(|der| {
+            let c = Certificate::from_der_trust_anchor(der).unwrap();
+            contains(c.subject(), name.as_bytes())
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{name}: {} bundled roots", found.len());
+    found[0]
+}
+
+#[test]
+fn every_bundled_root_loads_as_a_trust_anchor() {
+    let audit = burrow_x509::probe::audit_system_roots();
+    assert_eq!(audit.len(), bundled().len());
+    let refused: Vec<_> = audit
+        .iter()
+        .filter_map(|(i, _, e)| e.map(|e| (*i, e)))
+        .collect();
+    assert_eq!(refused, vec![], "bundled roots refused as anchors");
+    eprintln!("{} bundled roots, all usable", audit.len());
+    assert!(audit.len() >= 100, "the bundle shrank: {}", audit.len());
+
+    // The strict parser is unchanged for presented certificates: exactly the serial-zero roots
+    // fail it, for that reason.
+    let strict: Vec<_> = bundled()
+        .into_iter()
+        .filter_map(|d| Certificate::from_der(d).err().map(|e| (d, e)))
+        .collect();
+    assert_eq!(strict.len(), SERIAL_ZERO.len(), "{strict:?}");
+    for (_, e) in &strict {
+        assert_eq!(*e, Error::Invalid("serial number zero"));
+    }
+    for (name, _) in SERIAL_ZERO {
+        let der = root_named(name);
+        assert!(strict.iter().any(|(d, _)| *d == der), "{name}");
+        // System trust finds it by subject.
+        let c = Certificate::from_der_trust_anchor(der).unwrap();
+        assert_eq!(c.serial(), [0], "{name}: serial 0");
+        let sys = burrow_x509::probe::system_root(c.subject())
+            .unwrap_or_else(|| panic!("{name}: system trust does not find it"));
+        assert_eq!(sys.der(), der);
+        // And as a --cacert style anchor.
+        Trust::anchors_der(&[der]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+// ---- a tiny DER writer for the synthetic chains ----
+
+fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    let n = body.len();
+    if n < 0x80 {
+        out.push(n as u8);
+    } else if n < 0x100 {
+        out.extend([0x81, n as u8]);
+    } else {
+        out.extend([0x82, (n >> 8) as u8, n as u8]);
+    }
+    out.extend_from_slice(body);
+    out
+}
+
+fn seq(parts: &[&[u8]]) -> Vec<u8> {
+    tlv(0x30, &parts.concat())
+}
+
+fn oid(bytes: &[u8]) -> Vec<u8> {
+    tlv(0x06, bytes)
+}
+
+fn bit_string(b: &[u8]) -> Vec<u8> {
+    tlv(0x03, &[&[0u8][..], b].concat())
+}
+
+const RSA_ENCRYPTION: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+const SHA256_WITH_RSA: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b];
+const EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
+const SECP384R1: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x22];
+const PRIME256V1: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+const ECDSA_SHA384: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03];
+
+enum Key {
+    Rsa(RsaKeyPair),
+    Ec384(EcdsaKeyPair),
+}
+
+impl Key {
+    fn spki(&self) -> Vec<u8> {
+        match self {
+            Key::Rsa(k) => seq(&[
+                &seq(&[&oid(RSA_ENCRYPTION), &[0x05, 0x00]]),
+                &bit_string(k.public().as_ref()),
+            ]),
+            Key::Ec384(k) => seq(&[
+                &seq(&[&oid(EC_PUBLIC_KEY), &oid(SECP384R1)]),
+                &bit_string(k.public_key().as_ref()),
+            ]),
+        }
+    }
+
+    fn alg(&self) -> Vec<u8> {
+        match self {
+            Key::Rsa(_) => seq(&[&oid(SHA256_WITH_RSA), &[0x05, 0x00]]),
+            Key::Ec384(_) => seq(&[&oid(ECDSA_SHA384)]),
+        }
+    }
+
+    fn sign(&self, tbs: &[u8]) -> Vec<u8> {
+        let rng = SystemRandom::new();
+        match self {
+            Key::Rsa(k) => {
+                let mut sig = vec![0u8; k.public().modulus_len()];
+                k.sign(&signature::RSA_PKCS1_SHA256, &rng, tbs, &mut sig)
+                    .unwrap();
+                sig
+            }
+            Key::Ec384(k) => k.sign(&rng, tbs).unwrap().as_ref().to_vec(),
+        }
+    }
+}
+
+fn rsa_key() -> Key {
+    // ring cannot generate RSA keys: the openssl CLI does (PKCS#8 DER on stdout).
+    let out = std::process::Command::new("openssl")
+        .args([
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+            "-outform",
+            "DER",
+        ])
+        .output()
+        .expect("the openssl CLI generates the RSA test key");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let key = RsaKeyPair::from_pkcs8(&out.stdout)
+        .or_else(|_| RsaKeyPair::from_der(&out.stdout))
+        .unwrap();
+    Key::Rsa(key)
+}
+
+fn ec384_key() -> Key {
+    let rng = SystemRandom::new();
+    let alg = &signature::ECDSA_P384_SHA384_ASN1_SIGNING;
+    let pk = EcdsaKeyPair::generate_pkcs8(alg, &rng).unwrap();
+    Key::Ec384(EcdsaKeyPair::from_pkcs8(alg, pk.as_ref(), &rng).unwrap())
+}
+
+/// 2020-01-01 .. 2040-01-01.
+fn validity() -> Vec<u8> {
+    seq(&[&tlv(0x17, b"200101000000Z"), &tlv(0x17, b"400101000000Z")])
+}
+
+fn ext(id: &[u8], critical: bool, value: &[u8]) -> Vec<u8> {
+    let crit: &[u8] = if critical { &[0x01, 0x01, 0xff] } else { &[] };
+    seq(&[&oid(id), crit, &tlv(0x04, value)])
+}
+
+fn cert(
+    serial: &[u8],
+    issuer: &[u8],
+    subject: &[u8],
+    spki: &[u8],
+    exts: &[Vec<u8>],
+    key: &Key,
+) -> Vec<u8> {
+    let alg = key.alg();
+    let tbs = seq(&[
+        &tlv(0xa0, &tlv(0x02, &[2])),
+        &tlv(0x02, serial),
+        &alg,
+        issuer,
+        &validity(),
+        subject,
+        spki,
+        &tlv(
+            0xa3,
+            &seq(&exts.iter().map(Vec::as_slice).collect::<Vec<_>>()),
+        ),
+    ]);
+    let sig = key.sign(&tbs);
+    seq(&[&tbs, &alg, &bit_string(&sig)])
+}
+
+/// A root with `subject`, serial 0 and a fresh key of the kind given; a P-256 leaf for
+/// `host` under it.
+fn chain_under(subject: &[u8], rsa: bool, host: &str) -> (Vec<u8>, Vec<u8>) {
+    let root_key = if rsa { rsa_key() } else { ec384_key() };
+    let key_id =
+        |spki: &[u8]| ring::digest::digest(&ring::digest::SHA256, spki).as_ref()[..20].to_vec();
+    let root_id = key_id(&root_key.spki());
+    let ca_exts = [
+        // subjectKeyIdentifier.
+        ext(&[0x55, 0x1d, 0x0e], false, &tlv(0x04, &root_id)),
+        // basicConstraints cA, keyUsage keyCertSign | cRLSign.
+        ext(&[0x55, 0x1d, 0x13], true, &seq(&[&[0x01, 0x01, 0xff]])),
+        ext(&[0x55, 0x1d, 0x0f], true, &[0x03, 0x02, 0x01, 0x06]),
+    ];
+    let root = cert(
+        &[0],
+        subject,
+        subject,
+        &root_key.spki(),
+        &ca_exts,
+        &root_key,
+    );
+    let rng = SystemRandom::new();
+    let alg = &signature::ECDSA_P256_SHA256_ASN1_SIGNING;
+    let leaf_pk = EcdsaKeyPair::generate_pkcs8(alg, &rng).unwrap();
+    let leaf_key = EcdsaKeyPair::from_pkcs8(alg, leaf_pk.as_ref(), &rng).unwrap();
+    let leaf_spki = seq(&[
+        &seq(&[&oid(EC_PUBLIC_KEY), &oid(PRIME256V1)]),
+        &bit_string(leaf_key.public_key().as_ref()),
+    ]);
+    let leaf_name = seq(&[&tlv(
+        0x31,
+        &seq(&[&oid(&[0x55, 0x04, 0x03]), &tlv(0x0c, host.as_bytes())]),
+    )]);
+    let leaf_exts = [
+        // authorityKeyIdentifier (keyIdentifier), subjectKeyIdentifier.
+        ext(&[0x55, 0x1d, 0x23], false, &seq(&[&tlv(0x80, &root_id)])),
+        ext(&[0x55, 0x1d, 0x0e], false, &tlv(0x04, &key_id(&leaf_spki))),
+        // subjectAltName dNSName, extKeyUsage serverAuth.
+        ext(
+            &[0x55, 0x1d, 0x11],
+            false,
+            &seq(&[&tlv(0x82, host.as_bytes())]),
+        ),
+        ext(
+            &[0x55, 0x1d, 0x25],
+            false,
+            &seq(&[&oid(&[0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x01])]),
+        ),
+    ];
+    let leaf = cert(
+        &[0x01, 0x23],
+        subject,
+        &leaf_name,
+        &leaf_spki,
+        &leaf_exts,
+        &root_key,
+    );
+    (root, leaf)
+}
+
+fn verify(trust: Trust, leaf: &[u8], host: &str) -> Result<(), Error> {
+    let chain = [leaf];
+    let certs = ServerCertificates {
+        chain: &chain,
+        ocsp_staple: None,
+        now: 1_800_000_000,
+    };
+    match Verifier::new(trust).verify(&certs, &ServerName::parse(host)?, &CryptoVerifier)? {
+        Outcome::Verified(_) => Ok(()),
+        Outcome::Decide(_) => panic!("no custom trust here"),
+    }
+}
+
+/// A chain to each serial-zero root's subject and key type validates (the root given as an
+/// anchor, parsed as system trust parses its roots); the same root as a *presented*
+/// intermediate is still refused by the strict parser.
+#[test]
+fn chains_to_serial_zero_roots_validate() {
+    for (name, rsa) in SERIAL_ZERO {
+        let real = Certificate::from_der_trust_anchor(root_named(name)).unwrap();
+        let (root, leaf) = chain_under(real.subject(), rsa, "serial-zero.example");
+        let synthetic = Certificate::from_der_trust_anchor(&root).unwrap();
+        assert_eq!(synthetic.subject(), real.subject());
+        assert_eq!(
+            synthetic.serial(),
+            real.serial(),
+            "{name}: serial 0 like the real one"
+        );
+        assert_eq!(
+            Certificate::from_der(&root).unwrap_err(),
+            Error::Invalid("serial number zero")
+        );
+        verify(
+            Trust::anchors_der(&[&root]).unwrap(),
+            &leaf,
+            "serial-zero.example",
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Control: under system trust the same leaf fails (its issuer key is not the real
+        // root's; the subject lookup itself is checked in the test above).
+        let e = verify(Trust::system(), &leaf, "serial-zero.example").unwrap_err();
+        assert_eq!(e, Error::Untrusted, "{name}: {e}");
+    }
+}
