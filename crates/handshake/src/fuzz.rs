@@ -47,7 +47,7 @@ pub fn drive_client(data: &[u8]) {
         }
         for _ in 0..64 {
             match c.poll_event(0) {
-                Ok(Event::NeedData) | Err(_) => break,
+                Ok(Event::NeedData | Event::AwaitingAnswer) | Err(_) => break,
                 Ok(_) => {
                     let _ = c.take_transmit();
                 }

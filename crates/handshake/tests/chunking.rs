@@ -41,7 +41,7 @@ fn run(s: &Scenario, sizes: &[usize]) -> (Vec<Event>, Vec<u8>) {
         at += n;
         loop {
             match c.poll_event(s.ms()).unwrap() {
-                Event::NeedData => break,
+                Event::NeedData | Event::AwaitingAnswer => break,
                 Event::Transmit => sent.extend(c.take_transmit()),
                 Event::NeedVerify(r) => {
                     events.push(Event::NeedVerify(r));

@@ -28,7 +28,7 @@ pub(crate) fn drain(c: &mut Connection, now: u64, sent: &mut Vec<u8>) -> Result<
     let mut evs = Vec::new();
     loop {
         match c.poll_event(now)? {
-            Event::NeedData => return Ok(evs),
+            Event::NeedData | Event::AwaitingAnswer => return Ok(evs),
             Event::Transmit => sent.extend(c.take_transmit()),
             e => evs.push(e),
         }
@@ -389,7 +389,7 @@ pub(crate) fn drain_offload(
     let mut evs = Vec::new();
     loop {
         match c.poll_event(now)? {
-            Event::NeedData => return Ok(evs),
+            Event::NeedData | Event::AwaitingAnswer => return Ok(evs),
             Event::Transmit => sent.extend(c.take_transmit()),
             Event::TrafficKey(k) => {
                 keys.insert(
