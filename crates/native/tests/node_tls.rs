@@ -283,6 +283,9 @@ fn x25519mlkem768_against_node() {
     );
     let srv = server(&p, &["--curve", "X25519MLKEM768", "--tls", "1.3"]);
     let mut o = native_opts(&p, srv.port());
+    o.profile
+        .groups
+        .retain(|g| *g != NamedGroup::X25519MLKEM768);
     o.profile.groups.insert(0, NamedGroup::X25519MLKEM768);
     o.profile.key_shares = vec![NamedGroup::X25519MLKEM768];
     let r = burrow_native::fetch(&o).unwrap();
@@ -292,13 +295,27 @@ fn x25519mlkem768_against_node() {
 
     // Offered in supported_groups only: reached by HelloRetryRequest.
     let mut o = native_opts(&p, srv.port());
+    // (The default profile may list it already, with a share: keep it listed, without one.)
+    o.profile
+        .groups
+        .retain(|g| *g != NamedGroup::X25519MLKEM768);
     o.profile.groups.push(NamedGroup::X25519MLKEM768);
+    o.profile
+        .key_shares
+        .retain(|g| *g != NamedGroup::X25519MLKEM768);
     let r = burrow_native::fetch(&o).unwrap();
     assert_eq!(r.summary.group, NamedGroup::X25519MLKEM768);
     assert!(r.summary.hello_retry);
 
     // Not offered: the server refuses the handshake.
-    let e = burrow_native::fetch(&native_opts(&p, srv.port())).unwrap_err();
+    let mut o = native_opts(&p, srv.port());
+    o.profile
+        .groups
+        .retain(|g| *g != NamedGroup::X25519MLKEM768);
+    o.profile
+        .key_shares
+        .retain(|g| *g != NamedGroup::X25519MLKEM768);
+    let e = burrow_native::fetch(&o).unwrap_err();
     assert_eq!(e.code(), "TLS_ALERT", "{e}");
 
     // The CLI: --curves picks the groups (curl's spelling), -v names the one negotiated.
