@@ -173,6 +173,12 @@ export class Client {
               controller.close();
               return;
             }
+            if (signal?.aborted) {
+              raw.cancel();
+              finish();
+              controller.error(signal.reason ?? new DOMException("The operation was aborted.", "AbortError"));
+              return;
+            }
             let chunk;
             try {
               chunk = await raw.next();

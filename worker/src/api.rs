@@ -136,11 +136,13 @@ impl AbortToken {
         let mut f = pin!(f);
         let mut stop = pin!(self.wait());
         poll_fn(|cx| {
-            if let Poll::Ready(v) = f.as_mut().poll(cx) {
-                return Poll::Ready(Some(v));
-            }
+            // The abort first: work that happens to be ready (bytes already buffered) must not
+            // outrun an abort that came before it.
             if stop.as_mut().poll(cx).is_ready() {
                 return Poll::Ready(None);
+            }
+            if let Poll::Ready(v) = f.as_mut().poll(cx) {
+                return Poll::Ready(Some(v));
             }
             Poll::Pending
         })
