@@ -378,33 +378,17 @@ fn ocsp_name(s: &StapleStatus) -> &'static str {
     }
 }
 
-/// IANA names of the suites burrow performs.
+/// The IANA name of a suite, or "unknown".
 pub fn suite_name(code: u16) -> &'static str {
-    match code {
-        0x1301 => "TLS_AES_128_GCM_SHA256",
-        0x1302 => "TLS_AES_256_GCM_SHA384",
-        0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
-        0xc02b => "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
-        0xc02c => "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
-        0xc02f => "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-        0xc030 => "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-        0xcca8 => "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
-        0xcca9 => "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
-        _ => "unknown",
-    }
+    burrow_client::suite_name(code).unwrap_or("unknown")
 }
 
-/// IANA names of the key exchange groups.
+/// The IANA name of a key exchange group, "none" (no key exchange) or "unknown".
 pub fn group_name(code: u16) -> &'static str {
-    match code {
-        0x001d => "x25519",
-        0x0017 => "secp256r1",
-        0x0018 => "secp384r1",
-        0x0019 => "secp521r1",
-        0x11ec => "X25519MLKEM768",
-        0 => "none",
-        _ => "unknown",
+    if code == 0 {
+        return "none";
     }
+    burrow_client::group_name(code).unwrap_or("unknown")
 }
 
 fn meta_value(r: &Response<WorkerNet>) -> JsValue {

@@ -43,7 +43,10 @@ pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
 pub use offload::{CryptoOffload, InlineOffload, LocalFuture, Offload, OffloadCounts, RecordKey};
 pub use profile::{HttpProfile, PseudoHeader};
-pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS};
+pub use tls::{
+    group_name, suite_name, CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream,
+    MAX_CACHED_TICKETS,
+};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 

@@ -12,35 +12,14 @@ pub(crate) fn version(v: u16) -> String {
     }
 }
 
-/// The IANA name of a cipher suite burrow can negotiate.
+/// The IANA name of a cipher suite burrow can negotiate (else its code point).
 pub(crate) fn suite(s: u16) -> String {
-    let name = match s {
-        0x1301 => "TLS_AES_128_GCM_SHA256",
-        0x1302 => "TLS_AES_256_GCM_SHA384",
-        0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
-        0xc02b => "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
-        0xc02c => "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
-        0xc02f => "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-        0xc030 => "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-        0xcca8 => "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
-        0xcca9 => "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
-        other => return format!("0x{other:04x}"),
-    };
-    name.to_string()
+    burrow_client::suite_name(s).map_or_else(|| format!("0x{s:04x}"), str::to_string)
 }
 
-/// The IANA name of a key exchange group.
+/// The IANA name of a key exchange group (else its code point).
 pub(crate) fn group(g: u16) -> String {
-    let name = match g {
-        0x0017 => "secp256r1",
-        0x0018 => "secp384r1",
-        0x0019 => "secp521r1",
-        0x001d => "x25519",
-        0x001e => "x448",
-        0x11ec => "X25519MLKEM768",
-        other => return format!("0x{other:04x}"),
-    };
-    name.to_string()
+    burrow_client::group_name(g).map_or_else(|| format!("0x{g:04x}"), str::to_string)
 }
 
 /// Unix seconds as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian, civil-from-days).
