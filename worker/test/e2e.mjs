@@ -13,6 +13,7 @@ import https from "node:https";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ja4 } from "./ja4.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -219,6 +220,37 @@ async function run(base, apiPort) {
       const j = (await get(base, "/t/get", { url: L(peer, "/1k"), profile })).json;
       check(`profile ${profile} → ${peer}`, j.ok && j.sha256 === sums["1k"], JSON.stringify(j.error ?? j.meta?.tls));
     }
+  }
+
+  // 2c. The wire from workerd: a loopback listener takes the Worker's real ClientHello, and its
+  // JA4 is the captured client's (worker/test/ja4.mjs reproduces every capture's JA4).
+  {
+    const hellos = [];
+    const listener = net.createServer((sock) => {
+      let buf = Buffer.alloc(0);
+      sock.on("data", (d) => {
+        buf = Buffer.concat([buf, d]);
+        if (buf.length >= 5 && buf.length >= 5 + buf.readUInt16BE(3)) {
+          hellos.push(buf);
+          sock.destroy();
+        }
+      });
+      sock.on("error", () => {});
+    });
+    await new Promise((r) => listener.listen(0, "127.0.0.1", r));
+    const lp = listener.address().port;
+    const want = {
+      curl: "t13d3012h2_1d37bd780c83_882d495ac381",
+      curl_7_88: "t13d3112h2_e8f1e7e78f70_b26ce05bbdd6",
+      chrome: "t13d1517h2_8daaf6152771_cb7bf5808d99",
+    };
+    for (const [profile, ja] of Object.entries(want)) {
+      hellos.length = 0;
+      await get(base, "/t/get", { url: `https://localhost:${lp}/`, profile });
+      const got = hellos.length ? ja4(hellos[0]) : null;
+      check(`JA4 on the wire from workerd (${profile})`, got === ja, `${got} != ${ja}`);
+    }
+    listener.close();
   }
 
   // 3. Certificate failures keep their codes; a wrong proxy password is PROXY_AUTH_REQUIRED.
