@@ -24,7 +24,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use crate::context::RequestContext;
 use crate::net::{ignore_rejection, js_io, Reader, WorkerNet};
-use crate::options;
+use crate::options::{self, present};
 use crate::webcrypto::WebCrypto;
 
 type Http = HttpClient<WorkerNet>;
@@ -313,10 +313,6 @@ impl RawClient {
         }
         o.into()
     }
-}
-
-fn present(v: &JsValue) -> bool {
-    !v.is_undefined() && !v.is_null()
 }
 
 /// A response whose head has arrived; the body is read with `next()`.

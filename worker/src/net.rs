@@ -464,8 +464,5 @@ impl Drop for WorkerSocket {
                 ignore_rejection(&p);
             }
         }
-        if let Some(f) = self.inflight.take() {
-            drop(f);
-        }
     }
 }

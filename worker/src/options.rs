@@ -30,7 +30,8 @@ fn get(o: &JsValue, k: &str) -> JsValue {
     }
 }
 
-fn present(v: &JsValue) -> bool {
+/// Neither `undefined` nor `null`.
+pub(crate) fn present(v: &JsValue) -> bool {
     !v.is_undefined() && !v.is_null()
 }
 

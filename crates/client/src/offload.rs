@@ -120,10 +120,14 @@ impl InlineOffload {
     }
 
     fn bump(&self, f: impl FnOnce(&mut OffloadCounts)) {
-        let mut c = self.counts.get();
-        f(&mut c);
-        self.counts.set(c);
+        bump(&self.counts, f);
     }
+}
+
+fn bump(counts: &Cell<OffloadCounts>, f: impl FnOnce(&mut OffloadCounts)) {
+    let mut c = counts.get();
+    f(&mut c);
+    counts.set(c);
 }
 
 struct InlineKey {
@@ -133,9 +137,7 @@ struct InlineKey {
 
 impl InlineKey {
     fn bump(&self, f: impl FnOnce(&mut OffloadCounts)) {
-        let mut c = self.counts.get();
-        f(&mut c);
-        self.counts.set(c);
+        bump(&self.counts, f);
     }
 }
 
