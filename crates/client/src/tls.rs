@@ -18,9 +18,6 @@ use crate::net::NetStream;
 use crate::offload::{Offload, RecordKey};
 use crate::trust::{Judge, Trust, Verdict};
 
-/// Read size for the transport (one TLS record plus header and tag fits).
-const READ_CHUNK: usize = 17 * 1024;
-
 /// Receives NSS key log lines (`LABEL <client_random> <secret>`, no newline) — what
 /// `SSLKEYLOGFILE` holds for other clients, so Wireshark can decrypt a capture. Anyone with
 /// these lines can read the traffic: debugging only.
@@ -212,22 +209,27 @@ impl ImportedKeys {
 
 /// A TLS client connection over `S`.
 ///
-/// Copies on the receive path today: transport → `rbuf` (the Worker's one JS→wasm copy lands
-/// here), `rbuf` → the record reader's buffer, the decrypted record → an owned `Vec`
-/// (`Event::Plaintext`), → the caller's buffer. Offloaded AEAD works on the reader's buffer in
-/// place.
+/// Copies on the receive path: one, the transport's. `S::read` writes into the record
+/// reader's free space ([`Connection::recv_buf`]; natively the kernel's copy, in the Worker
+/// the one JS→wasm copy, through an HTTPS proxy the outer TLS layer's plaintext); records are
+/// opened there, inline or offloaded; [`fill_buf`](Self::fill_buf) lends the plaintext in
+/// place. [`NetStream::read`] copies it out once more, for callers that want their own
+/// buffer (TLS inside TLS, the proxy handshakes); HTTP uses `fill_buf`/`consume`.
+///
+/// Reading never writes. What the connection must send because of what it read (a
+/// KeyUpdate's answer, a no_renegotiation warning) waits in the connection until the next
+/// [`write_all`](NetStream::write_all) or [`close`](NetStream::close) — RFC 8446 §4.6.3 asks
+/// for the KeyUpdate "prior to sending its next Application Data record", which is exactly
+/// that. So a read abandoned halfway (the HTTP/2 driver races reads against new requests)
+/// can never cut a record on the wire.
 pub struct TlsStream<S: NetStream> {
     inner: S,
     conn: Connection,
     now_ms: u64,
-    pending: Vec<u8>,
-    pos: usize,
     closed: bool,
     /// The peer's close_notify arrived (a bare TCP close leaves it false).
     close_notify: bool,
     info: TlsInfo,
-    /// Transport read buffer, kept between reads.
-    rbuf: Vec<u8>,
     tickets: Option<TicketSlot>,
     offload: Option<Offload>,
     keys: ImportedKeys,
@@ -386,8 +388,6 @@ impl<S: NetStream> TlsStream<S> {
             inner,
             conn,
             now_ms,
-            pending: Vec::new(),
-            pos: 0,
             closed: false,
             close_notify: false,
             info: TlsInfo {
@@ -400,7 +400,6 @@ impl<S: NetStream> TlsStream<S> {
                 ocsp: StapleStatus::NotChecked,
                 extended_master_secret: None,
             },
-            rbuf: vec![0u8; READ_CHUNK],
             tickets,
             offload,
             keys: ImportedKeys::default(),
@@ -429,10 +428,7 @@ impl<S: NetStream> TlsStream<S> {
                     (sink.0)(&entry.to_line());
                 }
             }
-            let out = self.conn.take_transmit();
-            if !out.is_empty() {
-                self.inner.write_all(&out).await.map_err(io_err)?;
-            }
+            self.flush_transmit().await.map_err(io_err)?;
             let ev = match (ev, &verdict) {
                 // A rejection we asked for: report the x509 error, not its TLS echo.
                 (Err(_), Some(Err(e))) => return Err(Error::Certificate(*e)),
@@ -496,18 +492,36 @@ impl<S: NetStream> TlsStream<S> {
                     return Ok(());
                 }
                 Event::NeedData => {
-                    let n = self.inner.read(&mut self.rbuf).await.map_err(io_err)?;
-                    if n == 0 {
+                    if !self.read_transport().await? {
                         return Err(Error::HttpProtocol(
                             "the peer closed the connection during the TLS handshake",
                         ));
                     }
-                    let data = self.rbuf.get(..n).unwrap_or(&[]);
-                    self.conn.feed(data).map_err(Error::Tls)?;
                 }
                 other => self.serve_offload(other).await?,
             }
         }
+    }
+
+    /// Reads the transport straight into the record buffer; `false` at its end.
+    async fn read_transport(&mut self) -> Result<bool, Error> {
+        let room = self.conn.recv_buf();
+        let n = self.inner.read(room).await.map_err(io_err)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.conn.commit(n).map_err(Error::Tls)?;
+        Ok(true)
+    }
+
+    /// Writes what the connection has queued, keeping its buffer for the next records.
+    async fn flush_transmit(&mut self) -> io::Result<()> {
+        let out = self.conn.transmit();
+        if !out.is_empty() {
+            self.inner.write_all(out).await?;
+            self.conn.transmit_done();
+        }
+        Ok(())
     }
 
     /// Answers an offload request (`TrafficKey`, `NeedOpen`, `NeedSeal`); other events are
@@ -524,6 +538,8 @@ impl<S: NetStream> TlsStream<S> {
                 self.conn.complete_open(ok).map_err(Error::Tls)
             }
             Event::NeedSeal(job) => self.seal(job).await,
+            // A seal job reported to a read that was abandoned before it finished: do it now.
+            Event::AwaitingAnswer if self.conn.pending_seal().is_some() => self.seal_queued().await,
             Event::AwaitingAnswer => Err(Error::HttpProtocol(
                 "TLS: the connection waits for an answer nobody is giving",
             )),
@@ -568,10 +584,7 @@ impl<S: NetStream> TlsStream<S> {
         if self.seal_queued().await.is_err() {
             return;
         }
-        let out = self.conn.take_transmit();
-        if !out.is_empty() {
-            let _ = self.inner.write_all(&out).await;
-        }
+        let _ = self.flush_transmit().await;
     }
 
     /// What the handshake negotiated.
@@ -585,29 +598,19 @@ impl<S: NetStream> TlsStream<S> {
         self.close_notify
     }
 
-    async fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+    /// Processes records until application data is lent or the stream ended; with
+    /// `read_transport` false, only what is already buffered (no transport I/O, so it never
+    /// waits on the peer; offloaded opens still run).
+    async fn fill_inner(&mut self, read_transport: bool) -> Result<(), Error> {
         loop {
-            if let Some(rest) = self.pending.get(self.pos..).filter(|r| !r.is_empty()) {
-                let n = rest.len().min(buf.len());
-                if let (Some(dst), Some(src)) = (buf.get_mut(..n), rest.get(..n)) {
-                    dst.copy_from_slice(src);
-                }
-                self.pos = self.pos.saturating_add(n);
-                return Ok(n);
+            if !self.conn.plaintext().is_empty() || self.closed {
+                return Ok(());
             }
-            if self.closed {
-                return Ok(0);
-            }
-            let ev = self.conn.poll_event(self.now_ms).map_err(Error::Tls)?;
-            let out = self.conn.take_transmit();
-            if !out.is_empty() {
-                self.inner.write_all(&out).await.map_err(io_err)?;
-            }
-            match ev {
-                Event::Plaintext(p) => {
-                    self.pending = p;
-                    self.pos = 0;
-                }
+            match self.conn.poll_event(self.now_ms).map_err(Error::Tls)? {
+                // Lent: the loop's first check returns it.
+                Event::Plaintext(_) => {}
+                // Queued for the next write (see the type's docs).
+                Event::Transmit => {}
                 Event::PeerClosed => {
                     self.closed = true;
                     self.close_notify = true;
@@ -617,47 +620,74 @@ impl<S: NetStream> TlsStream<S> {
                         slot.cache.put(&slot.key, t);
                     }
                 }
+                Event::NeedData if !read_transport => return Ok(()),
                 Event::NeedData => {
-                    let n = self.inner.read(&mut self.rbuf).await.map_err(io_err)?;
-                    if n == 0 {
-                        // No close_notify: the HTTP layer's framing decides whether that was
-                        // a truncation.
+                    // No close_notify at the end: the HTTP layer's framing decides whether
+                    // that was a truncation.
+                    if !self.read_transport().await? {
                         self.closed = true;
-                    } else {
-                        let data = self.rbuf.get(..n).unwrap_or(&[]);
-                        self.conn.feed(data).map_err(Error::Tls)?;
                     }
                 }
                 other => self.serve_offload(other).await?,
             }
         }
     }
+
+    async fn fill(&mut self, read_transport: bool) -> io::Result<&[u8]> {
+        if let Err(e) = self.fill_inner(read_transport).await {
+            self.flush_alert().await;
+            return Err(e.into_io());
+        }
+        Ok(self.conn.plaintext())
+    }
+
+    /// The next application data, lent where it was decrypted (at most one record); empty at
+    /// the end of the stream. Use [`consume`](Self::consume) to mark what was used.
+    pub async fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.fill(true).await
+    }
+
+    /// Like [`fill_buf`](Self::fill_buf), from what has already arrived only: empty when no
+    /// whole record is buffered (or at the end; see
+    /// [`is_closed`](Self::is_closed)). For gathering several records into one chunk without
+    /// waiting for the peer.
+    pub async fn fill_buffered(&mut self) -> io::Result<&[u8]> {
+        self.fill(false).await
+    }
+
+    /// The first `n` bytes of what [`fill_buf`](Self::fill_buf) lent were used.
+    pub fn consume(&mut self, n: usize) {
+        self.conn.consume_plaintext(n);
+    }
+
+    /// Whether the stream has ended (close_notify, or the transport's end).
+    pub fn is_closed(&self) -> bool {
+        self.closed && self.conn.plaintext().is_empty()
+    }
 }
 
 impl<S: NetStream> NetStream for TlsStream<S> {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.read_inner(buf).await {
-            Ok(n) => Ok(n),
-            Err(e) => {
-                self.flush_alert().await;
-                Err(e.into_io())
-            }
+        let data = self.fill_buf().await?;
+        let n = data.len().min(buf.len());
+        if let (Some(dst), Some(src)) = (buf.get_mut(..n), data.get(..n)) {
+            dst.copy_from_slice(src);
         }
+        self.consume(n);
+        Ok(n)
     }
 
     async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         self.conn.send(buf).map_err(|e| Error::Tls(e).into_io())?;
         self.seal_queued().await.map_err(Error::into_io)?;
-        let out = self.conn.take_transmit();
-        self.inner.write_all(&out).await
+        self.flush_transmit().await
     }
 
     async fn close(&mut self) -> io::Result<()> {
         self.conn.close();
         // The peer may be gone already; close_notify is a courtesy here.
         if self.seal_queued().await.is_ok() {
-            let out = self.conn.take_transmit();
-            let _ = self.inner.write_all(&out).await;
+            let _ = self.flush_transmit().await;
         }
         self.inner.close().await
     }

@@ -19,6 +19,9 @@ pub(crate) enum HopKind<S: NetStream> {
     Tls(Box<TlsStream<S>>),
 }
 
+/// Read size for plain HTTP's buffer (TLS reads go straight into the record buffer).
+const PLAIN_READ: usize = 16 * 1024;
+
 impl<S: NetStream> Hop<S> {
     pub(crate) fn tcp(s: S) -> Self {
         Hop {
@@ -26,6 +29,28 @@ impl<S: NetStream> Hop<S> {
             early_pos: 0,
             kind: HopKind::Tcp(s),
         }
+    }
+
+    /// Plain HTTP's buffered read: the tunnel's early bytes first, then a transport read into
+    /// the same (reused) buffer.
+    async fn fill_buf(&mut self, read_transport: bool) -> io::Result<&[u8]> {
+        if self.early_pos >= self.early.len() && read_transport {
+            // Nothing is readable until the read completes: one abandoned halfway (the HTTP/2
+            // driver races reads) leaves no stale bytes behind.
+            self.early.resize(PLAIN_READ, 0);
+            self.early_pos = PLAIN_READ;
+            let n = match &mut self.kind {
+                HopKind::Tcp(s) => s.read(&mut self.early).await?,
+                HopKind::Tls(s) => s.read(&mut self.early).await?,
+            };
+            self.early.truncate(n);
+            self.early_pos = 0;
+        }
+        Ok(self.early.get(self.early_pos..).unwrap_or_default())
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.early_pos = self.early_pos.saturating_add(n).min(self.early.len());
     }
 }
 
@@ -80,6 +105,34 @@ impl<S: NetStream> Transport<S> {
         match self {
             Transport::Plain(_) => true,
             Transport::Tls(s) => s.received_close_notify(),
+        }
+    }
+}
+
+impl<S: NetStream> Transport<S> {
+    /// The next bytes of the stream, lent (for TLS: in place where the record was decrypted);
+    /// empty at its end. Mark what was used with [`consume`](Self::consume).
+    pub(crate) async fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Transport::Plain(h) => h.fill_buf(true).await,
+            Transport::Tls(t) => t.fill_buf().await,
+        }
+    }
+
+    /// Like [`fill_buf`](Self::fill_buf), from what has already arrived only (empty if
+    /// nothing has): never waits on the peer.
+    pub(crate) async fn fill_buffered(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Transport::Plain(h) => h.fill_buf(false).await,
+            Transport::Tls(t) => t.fill_buffered().await,
+        }
+    }
+
+    /// The first `n` bytes of what was lent were used.
+    pub(crate) fn consume(&mut self, n: usize) {
+        match self {
+            Transport::Plain(h) => h.consume(n),
+            Transport::Tls(t) => t.consume(n),
         }
     }
 }

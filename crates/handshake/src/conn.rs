@@ -191,8 +191,10 @@ pub enum Event {
     NeedVerify(VerifyRequest),
     /// The handshake finished; application data may flow.
     HandshakeDone(HandshakeSummary),
-    /// Application data from the server.
-    Plaintext(Vec<u8>),
+    /// Application data from the server: this many bytes are lent at
+    /// [`Connection::plaintext`], in the record buffer where they were decrypted. The event
+    /// repeats until they are all [`Connection::consume_plaintext`]-ed.
+    Plaintext(usize),
     /// A ticket for resuming a later connection to the same server.
     NewSessionTicket(Ticket),
     /// The server sent close_notify; nothing more will be read.
@@ -333,9 +335,14 @@ impl Io {
 ///
 /// Call order: [`new`](Self::new) (queues the ClientHello) → loop { write out
 /// [`take_transmit`](Self::take_transmit); [`poll_event`](Self::poll_event) until
-/// [`Event::NeedData`]; answer requests with [`complete`](Self::complete); read from the
-/// transport and [`feed`](Self::feed) }. After an error, still flush `take_transmit`: it holds
-/// the alert.
+/// [`Event::NeedData`]; answer requests with [`complete`](Self::complete); consume lent
+/// [`plaintext`](Self::plaintext); read from the transport into [`recv_buf`](Self::recv_buf)
+/// and [`commit`](Self::commit) (or [`feed`](Self::feed)) }. After an error, still flush
+/// `take_transmit`: it holds the alert.
+///
+/// Copies on the receive path: none here. Records are opened in the buffer the transport
+/// wrote into, and their content is lent from there; the only memmove is the compaction of at
+/// most one partial record when less than a record of room is left.
 pub struct Connection {
     io: Io,
     state: State,
@@ -416,6 +423,36 @@ impl Connection {
         r.or_else(|e| self.fail(e))
     }
 
+    /// The free tail of the record buffer: read the transport straight into it, then
+    /// [`commit`](Self::commit) the count (the copy-free [`feed`](Self::feed)). At least one
+    /// whole record of room.
+    pub fn recv_buf(&mut self) -> &mut [u8] {
+        self.io.reader.recv_buf()
+    }
+
+    /// `n` bytes were read into [`recv_buf`](Self::recv_buf). Bytes after the server's
+    /// close_notify are ignored.
+    pub fn commit(&mut self, n: usize) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.peer_closed {
+            return Ok(());
+        }
+        let r = self.io.reader.commit(n).map_err(Error::Record);
+        r.or_else(|e| self.fail(e))
+    }
+
+    /// The application data lent by the last [`Event::Plaintext`] and not yet consumed.
+    pub fn plaintext(&self) -> &[u8] {
+        self.io.reader.lent()
+    }
+
+    /// The caller has used the first `n` bytes of [`plaintext`](Self::plaintext).
+    pub fn consume_plaintext(&mut self, n: usize) {
+        self.io.reader.consume_lent(n);
+    }
+
     /// The next event. `now_ms` is the current Unix time in milliseconds.
     pub fn poll_event(&mut self, now_ms: u64) -> Result<Event, Error> {
         if let Some(e) = self.error {
@@ -446,6 +483,10 @@ impl Connection {
             }
             if self.state.awaiting_answer() {
                 return Ok(Event::AwaitingAnswer);
+            }
+            let lent = self.io.reader.lent().len();
+            if lent > 0 {
+                return Ok(Event::Plaintext(lent));
             }
             if self.peer_closed {
                 return Ok(Event::NeedData);
@@ -500,7 +541,9 @@ impl Connection {
                     if data.is_empty() {
                         continue;
                     }
-                    return Ok(Event::Plaintext(data.to_vec()));
+                    let len = data.len();
+                    self.io.reader.lend_last();
+                    return Ok(Event::Plaintext(len));
                 }
                 _ => return Err(Error::UnexpectedMessage),
             }
@@ -612,6 +655,24 @@ impl Connection {
         }
         self.reported = 0;
         core::mem::take(&mut self.io.out)
+    }
+
+    /// The bytes to write to the transport, without taking them (see
+    /// [`take_transmit`](Self::take_transmit)); after writing them call
+    /// [`transmit_done`](Self::transmit_done), which keeps the buffer for the next ones.
+    pub fn transmit(&self) -> &[u8] {
+        if !self.io.pending_seals.is_empty() {
+            return &[];
+        }
+        &self.io.out
+    }
+
+    /// The bytes [`transmit`](Self::transmit) showed were written.
+    pub fn transmit_done(&mut self) {
+        if self.io.pending_seals.is_empty() {
+            self.reported = 0;
+            self.io.out.clear();
+        }
     }
 
     /// Offload mode: `ciphertext || tag` of the record in the outstanding [`Event::NeedOpen`].

@@ -48,6 +48,7 @@ pub fn drive_client(data: &[u8]) {
         for _ in 0..64 {
             match c.poll_event(0) {
                 Ok(Event::NeedData | Event::AwaitingAnswer) | Err(_) => break,
+                Ok(Event::Plaintext(n)) => c.consume_plaintext(n),
                 Ok(_) => {
                     let _ = c.take_transmit();
                 }

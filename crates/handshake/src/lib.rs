@@ -1,9 +1,12 @@
 //! burrow's TLS 1.3 (and TLS 1.2) client handshake, sans-IO: no I/O, no clock, no randomness of its own.
 //!
-//! Drive a [`Connection`]: [`feed`](Connection::feed) it the bytes read from the transport,
-//! call [`poll_event`](Connection::poll_event) until it says [`Event::NeedData`], write out
-//! whatever [`take_transmit`](Connection::take_transmit) returns, and answer
-//! [`Event::NeedVerify`] with [`complete`](Connection::complete). Time (`now`, Unix
+//! Drive a [`Connection`]: read the transport into [`recv_buf`](Connection::recv_buf) and
+//! [`commit`](Connection::commit) the count (or [`feed`](Connection::feed) a copy), call
+//! [`poll_event`](Connection::poll_event) until it says [`Event::NeedData`], write out
+//! whatever [`take_transmit`](Connection::take_transmit) returns, answer
+//! [`Event::NeedVerify`] with [`complete`](Connection::complete), and read application data
+//! where it was decrypted ([`Event::Plaintext`], [`plaintext`](Connection::plaintext),
+//! [`consume_plaintext`](Connection::consume_plaintext)). Time (`now`, Unix
 //! milliseconds) and entropy ([`Entropy`]) are passed in.
 //!
 //! Decisions:

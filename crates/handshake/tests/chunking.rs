@@ -1,5 +1,6 @@
 //! The RFC 8448 1-RTT server bytes fed whole, byte by byte and in random splits give the same
-//! events and the same bytes out.
+//! events, the same application data and the same bytes out — delivered with `feed` (a copy)
+//! and with `recv_buf`/`commit` (the transport writing straight into the record buffer).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -15,7 +16,15 @@ mod common;
 use burrow_handshake::*;
 use common::rfc8448::Scenario;
 
-fn run(s: &Scenario, sizes: &[usize]) -> (Vec<Event>, Vec<u8>) {
+type Run = (Vec<Event>, Vec<u8>, Vec<u8>);
+
+fn run(s: &Scenario, sizes: &[usize]) -> Run {
+    let fed = run_with(s, sizes, false);
+    assert_eq!(run_with(s, sizes, true), fed, "recv_buf/commit as feed");
+    fed
+}
+
+fn run_with(s: &Scenario, sizes: &[usize], via_recv_buf: bool) -> Run {
     let profile = Profile::rfc8448();
     let entropy = Entropy::from_pool(&profile, &s.hex("client_rng_pool")).unwrap();
     let mut cfg = Config::new(profile, Some("server"));
@@ -37,7 +46,21 @@ fn run(s: &Scenario, sizes: &[usize]) -> (Vec<Event>, Vec<u8>) {
     let mut sent = c.take_transmit();
     let mut at = 0;
     for &n in sizes {
-        c.feed(&server[at..at + n]).unwrap();
+        if via_recv_buf {
+            let room = c.recv_buf();
+            assert!(
+                room.len() >= burrow_record::RECV_ROOM,
+                "a record always fits"
+            );
+            room[..n].copy_from_slice(&server[at..at + n]);
+            // Bytes written past `n` and never committed are not data.
+            if room.len() > n {
+                room[n] = 0xee;
+            }
+            c.commit(n).unwrap();
+        } else {
+            c.feed(&server[at..at + n]).unwrap();
+        }
         at += n;
         loop {
             match c.poll_event(s.ms()).unwrap() {
@@ -51,11 +74,12 @@ fn run(s: &Scenario, sizes: &[usize]) -> (Vec<Event>, Vec<u8>) {
                     events.push(Event::HandshakeDone(d));
                     c.send(&s.hex("client_app_data")).unwrap();
                 }
+                Event::Plaintext(n) => events.push(common::take_lent(&mut c, n)),
                 e => events.push(e),
             }
         }
     }
-    (events, sent)
+    (events, sent, common::received())
 }
 
 fn same_events(json: &str) {
@@ -73,6 +97,11 @@ fn same_events(json: &str) {
     let whole = run(&s, &[total]);
     assert_eq!(whole.0.len(), 5, "{:?}", whole.0); // NeedVerify, Done, Ticket, Plaintext, PeerClosed
     assert!(matches!(whole.0[4], Event::PeerClosed));
+    assert_eq!(
+        whole.2,
+        s.hex("server_app_data"),
+        "the lent application data"
+    );
     let mut expect_sent = s.hex("record_client_hello_1");
     expect_sent.extend(s.hex("record_client_finished"));
     expect_sent.extend(s.hex("record_client_app_data"));

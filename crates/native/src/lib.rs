@@ -265,7 +265,10 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, FetchError> {
                 summary = Some(s);
                 conn.send(request.as_bytes())?;
             }
-            Event::Plaintext(p) => plaintext.extend_from_slice(&p),
+            Event::Plaintext(n) => {
+                plaintext.extend_from_slice(conn.plaintext());
+                conn.consume_plaintext(n);
+            }
             Event::NewSessionTicket(t) => tickets.push(t),
             Event::PeerClosed => {
                 close_notify = true;

@@ -25,7 +25,7 @@ pub use error::RecordError;
 pub use header::{Header, HEADER_LEN};
 pub(crate) use keys::Tls12Nonce;
 pub use keys::{TrafficKeys, TAG_LEN};
-pub use reader::{Next, OpenJob, PlainRecord, ReaderLimits, RecordReader};
+pub use reader::{Next, OpenJob, PlainRecord, ReaderLimits, RecordReader, RECV_ROOM};
 pub use types::{AlertDescription, AlertLevel, ContentType, ProtocolVersion};
 pub use writer::{RecordWriter, SealJob};
 

@@ -72,11 +72,32 @@ struct Pending {
     tls12_ct: Option<ContentType>,
 }
 
+/// Free room [`RecordReader::recv_buf`] guarantees: one whole record, header included.
+pub const RECV_ROOM: usize = HEADER_LEN + MAX_CIPHERTEXT;
+
+/// The buffer's first allocation: room for several records, so a large transport read (the
+/// Worker's 64 KiB BYOB fill) lands in one piece and compaction is rare.
+const FIRST_ALLOCATION: usize = 4 * RECV_ROOM;
+
 /// Reads TLS records from bytes fed in any chunking.
+///
+/// The buffer is the transport's landing zone: [`recv_buf`](Self::recv_buf) lends its free
+/// tail, the transport reads straight into it and [`commit`](Self::commit)s what it wrote.
+/// Records are opened where they landed. Unprocessed bytes move to the front only when less
+/// than [`RECV_ROOM`] is free (at most one partial record moves). Application data can be lent
+/// in place too ([`lend_last`](Self::lend_last)): the record stays where it is until its
+/// content is [`consume_lent`](Self::consume_lent)-ed.
 #[derive(Debug, Default)]
 pub struct RecordReader {
+    /// Allocated and zeroed up to its length; `buf[..end]` holds bytes read.
     buf: Vec<u8>,
+    end: usize,
     pos: usize,
+    /// The last record returned by `next_record` (`start`, `len`), for `lend_last`.
+    last: Option<(usize, usize)>,
+    /// Application data lent out: `buf[start..end]` still unread by the caller. Its record is
+    /// not released (so not moved out of reach) until it is all consumed.
+    lent: Option<(usize, usize)>,
     release: usize,
     keys: Option<TrafficKeys>,
     offload: bool,
@@ -128,16 +149,12 @@ impl RecordReader {
 
     /// Bytes buffered and not yet consumed.
     pub fn buffered(&self) -> usize {
-        self.buf.len().saturating_sub(self.pos)
+        self.end.saturating_sub(self.pos)
     }
 
-    /// Appends bytes read from the transport.
+    /// Appends bytes read from the transport (a copy; [`recv_buf`](Self::recv_buf) avoids it).
     pub fn feed(&mut self, data: &[u8]) -> Result<(), RecordError> {
         self.consume_released();
-        if self.pending.is_none() && self.pos > 0 {
-            self.buf.drain(..self.pos);
-            self.pos = 0;
-        }
         let held = self
             .buffered()
             .checked_add(data.len())
@@ -145,12 +162,101 @@ impl RecordReader {
         if held > self.limits.max_buffer {
             return Err(RecordError::BufferFull);
         }
-        self.buf.extend_from_slice(data);
+        self.make_room(data.len());
+        let end = self.end.saturating_add(data.len());
+        let dst = self
+            .buf
+            .get_mut(self.end..end)
+            .ok_or(RecordError::BufferFull)?;
+        dst.copy_from_slice(data);
+        self.end = end;
         Ok(())
     }
 
+    /// The free tail of the buffer, at least [`RECV_ROOM`] bytes: read the transport into it,
+    /// then [`commit`](Self::commit) the count. Nothing is taken until committed, so a read
+    /// that is abandoned halfway loses nothing.
+    pub fn recv_buf(&mut self) -> &mut [u8] {
+        self.consume_released();
+        self.make_room(RECV_ROOM);
+        self.buf.get_mut(self.end..).unwrap_or_default()
+    }
+
+    /// `n` bytes were written at the start of [`recv_buf`](Self::recv_buf).
+    pub fn commit(&mut self, n: usize) -> Result<(), RecordError> {
+        let end = self.end.checked_add(n).ok_or(RecordError::BufferFull)?;
+        if end > self.buf.len() {
+            return Err(self.fail(RecordError::JobMismatch));
+        }
+        if end.saturating_sub(self.pos) > self.limits.max_buffer {
+            return Err(self.fail(RecordError::BufferFull));
+        }
+        self.end = end;
+        Ok(())
+    }
+
+    /// Ensures `want` free bytes after `end`: first by moving the unprocessed bytes (and the
+    /// lent range with them) to the front — not while an open job holds its offset — then by
+    /// growing the buffer.
+    fn make_room(&mut self, want: usize) {
+        if self.buf.len().saturating_sub(self.end) >= want {
+            return;
+        }
+        if self.pending.is_none() && self.pos > 0 {
+            let shift = self.pos;
+            self.buf.copy_within(shift..self.end, 0);
+            self.end = self.end.saturating_sub(shift);
+            self.pos = 0;
+            self.last = None;
+            if let Some((s, e)) = self.lent {
+                self.lent = Some((s.saturating_sub(shift), e.saturating_sub(shift)));
+            }
+        }
+        let free = self.buf.len().saturating_sub(self.end);
+        if free < want {
+            let len = self
+                .end
+                .saturating_add(want)
+                .max(FIRST_ALLOCATION.min(self.limits.max_buffer.saturating_add(RECV_ROOM)));
+            self.buf.resize(len, 0);
+        }
+    }
+
+    /// Lends the content of the record just returned by [`next_record`](Self::next_record):
+    /// it stays readable through [`lent`](Self::lent) until all of it is
+    /// [`consume_lent`](Self::consume_lent)-ed; until then `next_record` returns nothing new.
+    pub fn lend_last(&mut self) {
+        if let Some((start, len)) = self.last.take() {
+            self.lent = Some((start, start.saturating_add(len)));
+        }
+    }
+
+    /// The lent content not yet consumed (empty when nothing is lent).
+    pub fn lent(&self) -> &[u8] {
+        match self.lent {
+            Some((s, e)) => self.buf.get(s..e).unwrap_or_default(),
+            None => &[],
+        }
+    }
+
+    /// The caller has used the first `n` bytes of [`lent`](Self::lent).
+    pub fn consume_lent(&mut self, n: usize) {
+        if let Some((s, e)) = self.lent {
+            self.lent = Some((s.saturating_add(n).min(e), e));
+        }
+    }
+
+    /// Whether lent content remains unconsumed.
+    pub fn is_lending(&self) -> bool {
+        matches!(self.lent, Some((s, e)) if s < e)
+    }
+
     fn consume_released(&mut self) {
-        self.pos = self.pos.saturating_add(self.release).min(self.buf.len());
+        if self.is_lending() {
+            return;
+        }
+        self.lent = None;
+        self.pos = self.pos.saturating_add(self.release).min(self.end);
         self.release = 0;
     }
 
@@ -164,6 +270,10 @@ impl RecordReader {
         if let Some(e) = self.dead {
             return Err(e);
         }
+        self.last = None;
+        if self.is_lending() {
+            return Ok(Next::NeedData);
+        }
         match self.step() {
             Ok(Step::NeedData) => Ok(Next::NeedData),
             Ok(Step::Open(job)) => Ok(Next::NeedOpen(job)),
@@ -174,6 +284,7 @@ impl RecordReader {
                 len,
             }) => {
                 let end = start.checked_add(len).ok_or(RecordError::JobMismatch)?;
+                self.last = Some((start, len));
                 let data = self.buf.get(start..end).ok_or(RecordError::JobMismatch)?;
                 Ok(Next::Record(PlainRecord {
                     content_type: ct,
@@ -198,7 +309,7 @@ impl RecordReader {
         }
         loop {
             self.consume_released();
-            let rest = self.buf.get(self.pos..).unwrap_or(&[]);
+            let rest = self.buf.get(self.pos..self.end).unwrap_or(&[]);
             let Some(h) = Header::parse(rest)? else {
                 return Ok(Step::NeedData);
             };

@@ -389,3 +389,125 @@ fn fuzz_entry_point_survives_samples() {
         burrow_record::fuzz::reader(&d);
     }
 }
+
+/// Like `read_all`, with the transport writing straight into `recv_buf` and every record's
+/// content lent (`lend_last`) and consumed in pieces of `take` bytes, with more bytes arriving
+/// (and the buffer compacting) while a record is lent.
+fn read_all_in_place(
+    wire: &[u8],
+    sizes: &[usize],
+    offload: bool,
+    take: usize,
+) -> Result<Vec<(u8, Vec<u8>)>, RecordError> {
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.set_offload(offload);
+    let key = AeadKey::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16]).unwrap();
+    let mut got: Vec<(u8, Vec<u8>)> = Vec::new();
+    let mut at = 0;
+    let mut sizes = sizes.iter();
+    loop {
+        // Consume a piece of what is lent, then let the transport in before the rest.
+        if r.is_lending() {
+            let n = take.min(r.lent().len());
+            got.last_mut().unwrap().1.extend_from_slice(&r.lent()[..n]);
+            r.consume_lent(n);
+        }
+        let more = sizes.next();
+        if let Some(&n) = more {
+            let room = r.recv_buf();
+            assert!(room.len() >= RECV_ROOM, "at least a record of room");
+            room[..n].copy_from_slice(&wire[at..at + n]);
+            r.commit(n)?;
+            at += n;
+        }
+        let idle = loop {
+            if r.is_lending() {
+                assert!(
+                    matches!(r.next_record()?, Next::NeedData),
+                    "nothing new while lending"
+                );
+                break false;
+            }
+            match r.next_record()? {
+                Next::NeedData => break true,
+                Next::Record(p) => {
+                    got.push((p.content_type.0, Vec::new()));
+                    r.lend_last();
+                }
+                Next::NeedOpen(job) => {
+                    let data = r.job_data_mut().unwrap();
+                    let (ct, tag) = data.split_at_mut(job.ciphertext_len);
+                    let tag: [u8; 16] = (&*tag).try_into().unwrap();
+                    let ok = key.open_in_place(&job.nonce, &job.aad, ct, &tag).is_ok();
+                    r.complete_open(ok)?;
+                }
+            }
+        };
+        if more.is_none() && idle {
+            assert_eq!(at, wire.len());
+            return Ok(got);
+        }
+    }
+}
+
+#[test]
+fn recv_buf_and_lent_records_match_feed_under_all_chunkings() {
+    let (wire, expect) = sample_stream(false);
+    for sizes in chunkings(wire.len()) {
+        for offload in [false, true] {
+            for take in [usize::MAX, 5000, 1] {
+                if take == 1 && sizes.len() > 100 {
+                    continue; // byte-by-byte consumption is covered by the other chunkings
+                }
+                assert_eq!(
+                    read_all_in_place(&wire, &sizes, offload, take).unwrap(),
+                    expect,
+                    "offload {offload}, take {take}, {} pieces",
+                    sizes.len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn uncommitted_bytes_are_not_data_and_commit_is_bounded() {
+    let (wire, expect) = sample_stream(false);
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    // A read that wrote garbage and was abandoned (never committed) changes nothing.
+    r.recv_buf()[..100].fill(0xee);
+    let room = r.recv_buf();
+    let n = room.len().min(wire.len());
+    room[..n].copy_from_slice(&wire[..n]);
+    r.commit(n).unwrap();
+    let mut rest = &wire[n..];
+    let mut got = Vec::new();
+    loop {
+        let more = drain(&mut r, None).unwrap();
+        got.extend(more);
+        if rest.is_empty() {
+            break;
+        }
+        let room = r.recv_buf();
+        let k = room.len().min(rest.len());
+        room[..k].copy_from_slice(&rest[..k]);
+        r.commit(k).unwrap();
+        rest = &rest[k..];
+    }
+    assert_eq!(got, expect);
+    // Committing more than was lent is refused, and sticks.
+    let mut r = RecordReader::new();
+    let room = r.recv_buf().len();
+    assert_eq!(r.commit(room + 1).unwrap_err(), RecordError::JobMismatch);
+    assert!(r.next_record().is_err());
+    // The buffer limit holds for committed bytes too.
+    let mut r = RecordReader::new();
+    r.set_limits(ReaderLimits {
+        max_buffer: 10,
+        ..ReaderLimits::default()
+    });
+    let _ = r.recv_buf();
+    assert_eq!(r.commit(11).unwrap_err(), RecordError::BufferFull);
+}

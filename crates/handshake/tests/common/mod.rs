@@ -11,6 +11,28 @@
 )]
 
 pub(crate) mod rfc8448;
+
+use std::cell::RefCell;
+
+thread_local! {
+    static RECEIVED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// For a driver that got `Event::Plaintext(n)`: checks the lent bytes, consumes them and keeps
+/// a copy for [`received`]; returns the event to record.
+pub(crate) fn take_lent(c: &mut burrow_handshake::Connection, n: usize) -> burrow_handshake::Event {
+    let data = c.plaintext().to_vec();
+    assert_eq!(data.len(), n, "the event names the lent length");
+    c.consume_plaintext(n);
+    assert!(c.plaintext().is_empty());
+    RECEIVED.with(|r| r.borrow_mut().extend_from_slice(&data));
+    burrow_handshake::Event::Plaintext(n)
+}
+
+/// The application data the drivers consumed since the last call.
+pub(crate) fn received() -> Vec<u8> {
+    RECEIVED.with(|r| std::mem::take(&mut *r.borrow_mut()))
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod server;
 

@@ -276,6 +276,7 @@ pub(crate) fn pump(c: &mut Connection, bytes: &[u8]) -> (Result<Vec<Event>, Erro
                     return (Err(e), sent);
                 }
             }
+            Ok(Event::Plaintext(n)) => evs.push(super::take_lent(c, n)),
             Ok(e) => evs.push(e),
             Err(e) => return (Err(e), sent),
         }
