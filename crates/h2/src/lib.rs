@@ -4,7 +4,8 @@
 //!   chunking-independent [`frame::FrameReader`].
 //! * [`hpack`]: decoder with dynamic table and limits, encoder with per-field representation and
 //!   Huffman choices, the Huffman code both ways.
-//! * [`Connection`]: the client state machine. Bytes in ([`Connection::handle_input`]), events out
+//! * [`Connection`]: the client state machine. Bytes in ([`Connection::handle_input`], or
+//!   [`Connection::handle_input_with`] to have body bytes lent to a [`DataSink`]), events out
 //!   ([`Connection::poll_event`]), commands ([`Connection::send_request`],
 //!   [`Connection::send_data`], [`Connection::reset`], [`Connection::ping`],
 //!   [`Connection::consume`]), bytes out ([`Connection::take_transmit`]). No I/O, no clock.
@@ -14,7 +15,7 @@ pub mod error;
 pub mod frame;
 pub mod hpack;
 
-pub use conn::{Config, Connection, Event, Limits, StreamState};
+pub use conn::{Config, Connection, DataSink, Event, Limits, StreamState};
 pub use error::{Error, HpackError, Initiator, Kind, Reason, Scope};
 pub use frame::StreamId;
 pub use hpack::Header;

@@ -20,8 +20,11 @@ pub enum Event {
         /// The response ends here (no body).
         end_stream: bool,
     },
-    /// Body bytes (consecutive DATA frames of one stream may be merged). Release them with
-    /// [`crate::Connection::consume`] to reopen the windows.
+    /// Body bytes (consecutive DATA frames of one stream may be merged; a frame that spans
+    /// several inputs may come in several events, as its bytes arrive). Release them with
+    /// [`crate::Connection::consume`] to reopen the windows. Only
+    /// [`crate::Connection::handle_input`] makes these; with
+    /// [`crate::Connection::handle_input_with`] the bytes go to a [`DataSink`] instead.
     Data {
         /// The stream.
         stream: StreamId,
@@ -69,4 +72,41 @@ pub enum Event {
         /// The payload we sent.
         payload: [u8; 8],
     },
+}
+
+/// Receives response body bytes straight from the input, during
+/// [`crate::Connection::handle_input_with`]: the DATA payloads are lent, never copied.
+///
+/// What a sink can rely on (the call and the events follow the order of the server's frames):
+///
+/// * `data` is application data (padding removed) of one stream, in order. A DATA frame that
+///   spans several inputs comes in several calls, as its bytes arrive; one call never carries
+///   bytes of two frames. `data` is empty only when `end_stream` is set.
+/// * Bytes come only for a stream whose final (non-1xx) `Event::Headers` is already queued, in
+///   this call or an earlier one: events queued during the call are polled after it, so a sink
+///   may see a stream's first bytes before the caller has polled its headers.
+/// * `end_stream = true` is the stream's last call (the server ended it with DATA), possibly
+///   with empty `data`. A stream ended by trailers gets no such call: its `Event::Trailers` is
+///   queued after its last bytes. After an `Event::Reset` for a stream (also one the caller
+///   asked for with [`crate::Connection::reset`], even in the middle of a frame) no more bytes
+///   come for it; the rest of its frames is dropped and its flow-control credit given back.
+/// * The bytes count against the windows like `Event::Data`: give them back with
+///   [`crate::Connection::consume`] once they are used (also after the stream ended or was
+///   reset, for the connection window).
+/// * A connection error from a later frame of the same input does not take back bytes already
+///   handed out.
+///
+/// Mixing `handle_input` and `handle_input_with` is allowed; `Event::Data` already queued stays
+/// in the queue, so drain [`crate::Connection::poll_event`] before switching.
+///
+/// Implemented for closures `FnMut(StreamId, &[u8], bool)`.
+pub trait DataSink {
+    /// Body bytes of `stream`; `end_stream`: the server's side of the stream ends here.
+    fn data(&mut self, stream: StreamId, data: &[u8], end_stream: bool);
+}
+
+impl<F: FnMut(StreamId, &[u8], bool)> DataSink for F {
+    fn data(&mut self, stream: StreamId, data: &[u8], end_stream: bool) {
+        self(stream, data, end_stream)
+    }
 }

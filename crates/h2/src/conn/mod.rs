@@ -2,7 +2,8 @@
 //!
 //! Call order: create with [`Connection::new`] (the preface and our SETTINGS are queued), write
 //! out [`Connection::take_transmit`]; then loop: feed what the transport read to
-//! [`Connection::handle_input`], drain [`Connection::poll_event`], issue commands, and write out
+//! [`Connection::handle_input`] (or [`Connection::handle_input_with`], to receive body bytes as
+//! borrowed slices), drain [`Connection::poll_event`], issue commands, and write out
 //! `take_transmit()` whenever it is non-empty. A connection error is returned by
 //! `handle_input` (and by every later call); a GOAWAY naming it is then in the transmit buffer.
 //!
@@ -20,13 +21,13 @@ mod stream;
 mod validate;
 
 pub use config::{Config, Limits};
-pub use event::Event;
+pub use event::{DataSink, Event};
 pub use stream::StreamState;
 
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::error::{Error, Kind};
-use crate::frame::{FrameReader, Setting, SettingId, Settings, StreamId, WindowUpdate};
+use crate::frame::{FrameReader, Piece, Setting, SettingId, Settings, StreamId, WindowUpdate};
 use crate::hpack::{Decoder, Encoder};
 use counts::Counts;
 use flow::Window;
@@ -56,6 +57,27 @@ struct PartialBlock {
     continuations: u32,
 }
 
+/// The DATA frame whose payload is arriving (its head has been handled).
+#[derive(Debug, Clone, Copy)]
+struct InData {
+    stream: StreamId,
+    end_stream: bool,
+    /// Application data bytes still to arrive.
+    left: u32,
+    /// The payload goes to the caller; when false it is dropped and its credit was given back.
+    deliver: bool,
+    /// The frame has no application data at all.
+    empty: bool,
+}
+
+/// Where body bytes go.
+enum Deliver<'s> {
+    /// `Event::Data`, owned and merged ([`Connection::handle_input`]).
+    Events,
+    /// The caller's sink, borrowed ([`Connection::handle_input_with`]).
+    Sink(&'s mut dyn DataSink),
+}
+
 /// An HTTP/2 client connection.
 #[derive(Debug)]
 pub struct Connection {
@@ -77,6 +99,7 @@ pub struct Connection {
     conn_unconsumed: u64,
     seen_server_settings: bool,
     continuation: Option<PartialBlock>,
+    data_in: Option<InData>,
     goaway_received: Option<StreamId>,
     goaway_sent: bool,
     outstanding_pings: VecDeque<[u8; 8]>,
@@ -128,6 +151,7 @@ impl Connection {
             conn_unconsumed: 0,
             seen_server_settings: false,
             continuation: None,
+            data_in: None,
             goaway_received: None,
             goaway_sent: false,
             outstanding_pings: VecDeque::new(),
@@ -224,15 +248,57 @@ impl Connection {
     }
 
     /// Feeds bytes received from the server. Complete frames are processed at once; a partial
-    /// frame is kept (at most one frame's worth). Events are queued for [`Connection::poll_event`].
+    /// frame is kept (at most one frame's worth, DATA payloads excepted: their bytes are
+    /// delivered as they arrive). Events, body bytes included (`Event::Data`, copied), are
+    /// queued for [`Connection::poll_event`].
     pub fn handle_input(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.input(bytes, Deliver::Events)
+    }
+
+    /// Like [`Connection::handle_input`], except that body bytes are lent to `sink` during the
+    /// call, as slices of `bytes`, instead of becoming `Event::Data`: burrow-h2 never copies
+    /// them. Every other event is queued as usual. See [`DataSink`] for the order of calls and
+    /// events.
+    pub fn handle_input_with(
+        &mut self,
+        bytes: &[u8],
+        sink: &mut dyn DataSink,
+    ) -> Result<(), Error> {
+        self.input(bytes, Deliver::Sink(sink))
+    }
+
+    fn input(&mut self, bytes: &[u8], mut to: Deliver<'_>) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
         let mut reader = core::mem::replace(&mut self.reader, FrameReader::new(0));
-        let r = reader.feed(bytes, |f| self.handle_frame(f.head, f.payload));
+        let r = reader.read(bytes, |p| match p {
+            Piece::Frame(f) => self.handle_frame(f.head, f.payload, &mut to),
+            Piece::DataHead(h) => self.recv_data_head(h),
+            Piece::Data { data, end } => {
+                self.recv_data_piece(data, end, &mut to);
+                Ok(())
+            }
+        });
         self.reader = reader;
         r.map_err(|e| self.fail(e))
+    }
+
+    /// Bytes of an incomplete frame held by the connection: at most SETTINGS_MAX_FRAME_SIZE + 9
+    /// (a header block or control frame), at most 10 (a header and pad length byte) while DATA
+    /// flows.
+    pub fn buffered_input(&self) -> usize {
+        self.reader.buffered()
+    }
+
+    /// The connection receive window, counting credit given back but not yet announced (a
+    /// WINDOW_UPDATE goes out once half the window is owed). What it lacks of the full window
+    /// is the body bytes delivered and not yet consumed, plus those of a DATA frame still
+    /// arriving.
+    pub fn connection_recv_window(&self) -> u32 {
+        self.conn_recv
+            .available()
+            .saturating_add(self.conn_release_pending)
     }
 
     /// The next event, if any.

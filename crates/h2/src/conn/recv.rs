@@ -3,10 +3,10 @@
 use super::counts::Abuse;
 use super::stream::{Phase, Stream};
 use super::validate;
-use super::{Connection, Event, PartialBlock};
+use super::{Connection, Deliver, Event, InData, PartialBlock};
 use crate::error::{Error, Kind, Reason, Scope};
 use crate::frame::{
-    self, Continuation, Data, Frame, FrameHeader, FrameType, GoAway, Headers, Ping, RstStream,
+    self, Continuation, DataHead, Frame, FrameHeader, FrameType, GoAway, Headers, Ping, RstStream,
     SettingId, Settings, StreamId, WindowUpdate,
 };
 use crate::hpack::Header;
@@ -24,22 +24,13 @@ enum Known {
 impl Connection {
     /// Handles one complete frame. Stream errors are dealt with here (RST_STREAM + event);
     /// connection errors are returned.
-    pub(super) fn handle_frame(&mut self, head: FrameHeader, payload: &[u8]) -> Result<(), Error> {
-        // "The server connection preface consists of a potentially empty SETTINGS frame that MUST
-        // be the first frame the server sends".
-        if !self.seen_server_settings
-            && (head.kind != FrameType::SETTINGS || head.has(frame::flags::ACK))
-        {
-            return Err(Error::proto());
-        }
-        // "A HEADERS frame without the END_HEADERS flag set MUST be followed by a CONTINUATION
-        // frame for the same stream. A receiver MUST treat the receipt of any other type of frame
-        // or a frame on a different stream as a connection error of type PROTOCOL_ERROR."
-        if let Some(p) = &self.continuation {
-            if head.kind != FrameType::CONTINUATION || head.stream_id != p.stream {
-                return Err(Error::proto());
-            }
-        }
+    pub(super) fn handle_frame(
+        &mut self,
+        head: FrameHeader,
+        payload: &[u8],
+        to: &mut Deliver<'_>,
+    ) -> Result<(), Error> {
+        self.check_frame_order(&head)?;
         let frame = match Frame::decode(head, payload) {
             Ok(f) => f,
             // A HEADERS frame refused as a stream error still carries a header block that the
@@ -51,7 +42,13 @@ impl Connection {
             Err(e) => return self.stream_or_conn_error(e),
         };
         match frame {
-            Frame::Data(f) => self.recv_data(f),
+            // The reader hands DATA out in pieces; a whole one is its head and a single piece.
+            Frame::Data(f) => {
+                let h = DataHead { head, pad: f.pad };
+                self.recv_data_start(h, frame::len24(f.data.len()))?;
+                self.recv_data_piece(f.data, true, to);
+                Ok(())
+            }
             Frame::Headers(f) => self.recv_headers(f),
             Frame::Continuation(f) => self.recv_continuation(f),
             Frame::Priority(f) => self.recv_priority(f.stream_id),
@@ -69,6 +66,26 @@ impl Connection {
             Frame::WindowUpdate(f) => self.recv_window_update(f),
             Frame::Unknown(_) => Ok(()),
         }
+    }
+
+    /// The rules on which frame may come next, checked first for every frame (DATA included).
+    fn check_frame_order(&self, head: &FrameHeader) -> Result<(), Error> {
+        // "The server connection preface consists of a potentially empty SETTINGS frame that MUST
+        // be the first frame the server sends".
+        if !self.seen_server_settings
+            && (head.kind != FrameType::SETTINGS || head.has(frame::flags::ACK))
+        {
+            return Err(Error::proto());
+        }
+        // "A HEADERS frame without the END_HEADERS flag set MUST be followed by a CONTINUATION
+        // frame for the same stream. A receiver MUST treat the receipt of any other type of frame
+        // or a frame on a different stream as a connection error of type PROTOCOL_ERROR."
+        if let Some(p) = &self.continuation {
+            if head.kind != FrameType::CONTINUATION || head.stream_id != p.stream {
+                return Err(Error::proto());
+            }
+        }
+        Ok(())
     }
 
     /// A stream-scoped error resets that stream; a connection error is returned.
@@ -117,13 +134,32 @@ impl Connection {
         Ok(())
     }
 
-    fn recv_data(&mut self, f: Data<'_>) -> Result<(), Error> {
-        // Connection window first: every DATA frame counts, whatever its stream.
-        if self.conn_recv.consume(f.flow_len).is_err() {
+    /// A DATA frame's header (and pad length byte) arrived: every check of the frame happens
+    /// here, before any of its bytes are delivered.
+    pub(super) fn recv_data_head(&mut self, h: DataHead) -> Result<(), Error> {
+        self.check_frame_order(&h.head)?;
+        let data_len = h.data_len()?;
+        self.recv_data_start(h, data_len)
+    }
+
+    fn recv_data_start(&mut self, h: DataHead, data_len: u32) -> Result<(), Error> {
+        let flow_len = h.flow_len();
+        // The whole frame is counted now, padding included. Connection window first: every DATA
+        // frame counts, whatever its stream.
+        if self.conn_recv.consume(flow_len).is_err() {
             return Err(Error::conn(Kind::FlowControl, Reason::FLOW_CONTROL_ERROR));
         }
-        let id = f.stream_id;
-        let padding = f.flow_len.saturating_sub(frame::len24(f.data.len()));
+        let id = h.stream_id();
+        let end_stream = h.end_stream();
+        // Until accepted below, the payload is dropped (and its credit given back).
+        self.data_in = Some(InData {
+            stream: id,
+            end_stream,
+            left: data_len,
+            deliver: false,
+            empty: data_len == 0,
+        });
+        let padding = flow_len.saturating_sub(data_len);
         match self.known(id) {
             // "If a DATA frame is received whose stream is not in the "open" or "half-closed
             // (local)" state, the recipient MUST respond with a stream error of type
@@ -132,7 +168,7 @@ impl Connection {
             Known::Closed => {
                 self.counts
                     .spend(Abuse::ClosedStreamFrame, &self.config.limits)?;
-                self.release_conn(f.flow_len);
+                self.release_conn(flow_len);
                 return Ok(());
             }
             // DATA on an idle stream: "MUST treat this as a connection error of type
@@ -145,12 +181,12 @@ impl Connection {
             return Ok(());
         };
         if !s.state.remote_open() {
-            self.release_conn(f.flow_len);
+            self.release_conn(flow_len);
             self.reset_with_error(id, Error::stream(id, Kind::Protocol, Reason::STREAM_CLOSED));
             return Ok(());
         }
-        if s.recv_window.consume(f.flow_len).is_err() {
-            self.release_conn(f.flow_len);
+        if s.recv_window.consume(flow_len).is_err() {
+            self.release_conn(flow_len);
             self.reset_with_error(
                 id,
                 Error::stream(id, Kind::FlowControl, Reason::FLOW_CONTROL_ERROR),
@@ -159,46 +195,101 @@ impl Connection {
         }
         // DATA before the final response headers is malformed (§8.1).
         if s.phase != Phase::Body {
-            self.release_conn(f.flow_len);
+            self.release_conn(flow_len);
             self.reset_with_error(
                 id,
                 Error::stream(id, Kind::MalformedResponse, Reason::PROTOCOL_ERROR),
             );
             return Ok(());
         }
-        let len = u64::try_from(f.data.len()).unwrap_or(u64::MAX);
-        s.body_received = s.body_received.saturating_add(len);
+        // The frame's data length is known now, so a body that this frame would take beyond
+        // content-length (or leave short of it at END_STREAM) is refused before any of it is
+        // delivered, whatever the chunking.
+        s.body_received = s.body_received.saturating_add(u64::from(data_len));
         let cl_bad = match s.content_length {
-            Some(cl) if !s.is_head => {
-                s.body_received > cl || (f.end_stream && s.body_received != cl)
-            }
+            Some(cl) if !s.is_head => s.body_received > cl || (end_stream && s.body_received != cl),
             _ => false,
         };
         if cl_bad {
-            self.release_conn(f.flow_len);
+            self.release_conn(flow_len);
             self.reset_with_error(
                 id,
                 Error::stream(id, Kind::MalformedResponse, Reason::PROTOCOL_ERROR),
             );
             return Ok(());
         }
-        s.unconsumed = s.unconsumed.saturating_add(len);
-        self.conn_unconsumed = self.conn_unconsumed.saturating_add(len);
-        if f.data.is_empty() && !f.end_stream {
-            self.counts
-                .spend(super::counts::Abuse::EmptyData, &limits)?;
-        } else if !f.data.is_empty() {
+        if data_len == 0 && !end_stream {
+            self.counts.spend(Abuse::EmptyData, &limits)?;
+        } else if data_len > 0 {
             self.counts.progress();
         }
         // Padding is released at once.
         if padding > 0 {
             self.release(id, padding);
         }
-        self.push_data(id, f.data, f.end_stream);
-        if f.end_stream {
-            self.remote_end(id);
+        if let Some(d) = &mut self.data_in {
+            d.deliver = true;
         }
         Ok(())
+    }
+
+    /// Bytes of the current DATA frame's data; `end`: the frame is complete.
+    pub(super) fn recv_data_piece(&mut self, data: &[u8], end: bool, to: &mut Deliver<'_>) {
+        let Some(mut cur) = self.data_in else {
+            return;
+        };
+        let id = cur.stream;
+        let n = frame::len24(data.len());
+        cur.left = cur.left.saturating_sub(n);
+        if cur.deliver {
+            match self.streams.get_mut(&id.0) {
+                Some(s) if s.state.remote_open() => {
+                    let len = u64::from(n);
+                    s.unconsumed = s.unconsumed.saturating_add(len);
+                    self.conn_unconsumed = self.conn_unconsumed.saturating_add(len);
+                }
+                // Gone since the head (reset by the caller between inputs) and not seen by
+                // `drop_data_in`: drop this piece and the rest.
+                _ => {
+                    self.release_conn(n.saturating_add(cur.left));
+                    cur.deliver = false;
+                }
+            }
+        }
+        if cur.deliver {
+            let end_stream = end && cur.end_stream;
+            match to {
+                // As before pieces: an empty DATA frame still makes a (possibly empty) event.
+                Deliver::Events => {
+                    if !data.is_empty() || end_stream || (end && cur.empty) {
+                        self.push_data(id, data, end_stream);
+                    }
+                }
+                Deliver::Sink(sink) => {
+                    if !data.is_empty() || end_stream {
+                        sink.data(id, data, end_stream);
+                    }
+                }
+            }
+            if end_stream {
+                self.remote_end(id);
+            }
+        }
+        self.data_in = if end { None } else { Some(cur) };
+    }
+
+    /// The stream `id` was reset by us: if a DATA frame of it is part-way, the rest of its
+    /// payload is dropped and its connection credit given back now.
+    pub(super) fn drop_data_in(&mut self, id: StreamId) {
+        let Some(cur) = &mut self.data_in else {
+            return;
+        };
+        if cur.stream != id || !cur.deliver {
+            return;
+        }
+        cur.deliver = false;
+        let left = cur.left;
+        self.release_conn(left);
     }
 
     fn push_data(&mut self, stream: StreamId, data: &[u8], end_stream: bool) {

@@ -154,12 +154,14 @@ impl Connection {
     }
 
     /// Cancels a stream (RST_STREAM with `reason`, e.g. `Reason::CANCEL`). Frames the server
-    /// already sent for it are then ignored.
+    /// already sent for it are then ignored, as is the rest of a DATA frame of it that is
+    /// part-way (its connection-window credit is given back now).
     pub fn reset(&mut self, id: StreamId, reason: Reason) -> Result<(), Error> {
         self.check_open()?;
         if self.streams.remove(&id.0).is_none() {
             return Err(Error::user(Kind::UnknownStream));
         }
+        self.drop_data_in(id);
         RstStream {
             stream_id: id,
             reason,
@@ -197,7 +199,8 @@ impl Connection {
         }
     }
 
-    /// The caller is done with `n` body bytes of `id` (delivered by `Event::Data`): the windows
+    /// The caller is done with `n` body bytes of `id` (delivered by `Event::Data` or to a
+    /// [`super::DataSink`]): the windows
     /// reopen by that much (WINDOW_UPDATE frames once half a window is owed). Works for streams
     /// that have since closed (then only the connection window reopens).
     pub fn consume(&mut self, id: StreamId, n: usize) -> Result<(), Error> {

@@ -1,9 +1,62 @@
 //! DATA (RFC 9113 §6.1).
 
 use super::{
-    flags, len24, payload_len_padded, proto_err, strip_padding, FrameHeader, FrameType, StreamId,
+    flags, len24, payload_len_padded, proto_err, size_err, strip_padding, FrameHeader, FrameType,
+    StreamId,
 };
 use crate::error::Error;
+
+/// The start of a DATA frame whose payload is handed out piece by piece
+/// ([`super::FrameReader::read`]): the header and, for PADDED, the pad length byte.
+///
+/// Nothing is checked when the reader builds it, so that the receiver can apply the checks that
+/// come first for every frame (preface, CONTINUATION) before [`DataHead::data_len`] applies those
+/// of [`Data::load`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataHead {
+    /// The frame header.
+    pub head: FrameHeader,
+    /// The pad length byte: `Some` when PADDED and the payload is not empty.
+    pub pad: Option<u8>,
+}
+
+impl DataHead {
+    /// The length of the application data (payload minus the pad length byte and padding),
+    /// with the checks of [`Data::load`]: stream 0 and padding as long as the payload are
+    /// PROTOCOL_ERROR, PADDED with an empty payload is FRAME_SIZE_ERROR. All connection errors.
+    pub fn data_len(&self) -> Result<u32, Error> {
+        // "If a DATA frame is received whose Stream Identifier field is 0x00, the recipient MUST
+        // respond with a connection error of type PROTOCOL_ERROR."
+        if self.head.stream_id.is_zero() {
+            return Err(proto_err());
+        }
+        if !self.head.has(flags::PADDED) {
+            return Ok(self.head.length);
+        }
+        // The same rules as `strip_padding`, on lengths instead of bytes.
+        let pad = self.pad.ok_or_else(size_err)?;
+        self.head
+            .length
+            .checked_sub(1)
+            .and_then(|rest| rest.checked_sub(u32::from(pad)))
+            .ok_or_else(proto_err)
+    }
+
+    /// The stream.
+    pub fn stream_id(&self) -> StreamId {
+        self.head.stream_id
+    }
+
+    /// END_STREAM.
+    pub fn end_stream(&self) -> bool {
+        self.head.has(flags::END_STREAM)
+    }
+
+    /// The whole payload length, padding included: what flow control counts.
+    pub fn flow_len(&self) -> u32 {
+        self.head.length
+    }
+}
 
 /// A DATA frame.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,13 +14,13 @@ mod settings;
 mod window_update;
 
 pub use continuation::Continuation;
-pub use data::Data;
+pub use data::{Data, DataHead};
 pub use goaway::GoAway;
 pub use headers::{Headers, PrioritySpec};
 pub use ping::Ping;
 pub use priority::Priority;
 pub use push_promise::PushPromise;
-pub use reader::{FrameReader, RawFrame};
+pub use reader::{FrameReader, Piece, RawFrame};
 pub use rst_stream::RstStream;
 pub use settings::{Setting, SettingId, Settings};
 pub use window_update::WindowUpdate;
