@@ -23,13 +23,53 @@ pub use hpack::Header;
 /// Entry points for the fuzz targets (not a stable API).
 #[doc(hidden)]
 pub mod fuzz {
-    use crate::{Config, Connection};
+    use std::collections::BTreeMap;
+
+    use crate::{Config, Connection, StreamId};
 
     /// Feeds `data` to a fresh client connection as server bytes after a server preface
-    /// (empty SETTINGS + ACK), split in two, polling every event and releasing all data;
-    /// then runs the raw frames of `data` through decode → encode → decode. Never panics on
-    /// any input (a debug assertion fires if re-encoding changes a frame).
+    /// (empty SETTINGS + ACK), split in two, polling every event and releasing all data; once
+    /// with body bytes as `Event::Data` and once lent to a `DataSink`, which must give the same
+    /// bodies, events, error, transmitted bytes and connection window. Then runs the raw frames
+    /// of `data` through decode → encode → decode. Never panics on any input (a debug
+    /// assertion fires if the two paths differ or re-encoding changes a frame).
     pub fn connection(data: &[u8]) {
+        let events = drive(data, false);
+        let sink = drive(data, true);
+        debug_assert!(
+            events == sink,
+            "sink path {sink:?} != event path {events:?}"
+        );
+        frames(data);
+    }
+
+    /// What one run of [`connection`] produced.
+    #[derive(Debug, PartialEq, Eq, Default)]
+    struct Outcome {
+        /// Every event except `Data`.
+        events: Vec<crate::Event>,
+        /// Per stream: body bytes, and whether a DATA END_STREAM ended it.
+        bodies: BTreeMap<u32, (Vec<u8>, bool)>,
+        error: Option<crate::Error>,
+        out: Vec<u8>,
+        window: u32,
+    }
+
+    impl Outcome {
+        fn body(&mut self, owed: &mut BTreeMap<u32, usize>, s: StreamId, d: &[u8], end: bool) {
+            // Only `Event::Data` reports an empty DATA frame; it carries nothing.
+            if d.is_empty() && !end {
+                return;
+            }
+            let b = self.bodies.entry(s.0).or_default();
+            b.0.extend_from_slice(d);
+            b.1 |= end;
+            let n = owed.entry(s.0).or_default();
+            *n = n.saturating_add(d.len());
+        }
+    }
+
+    fn drive(data: &[u8], sink: bool) -> Outcome {
         let mut c = Connection::new(Config::default());
         let _ = c.send_request(
             &[
@@ -63,19 +103,39 @@ pub mod fuzz {
         .encode(&mut preface);
         let mid = data.len() / 2;
         let (a, b) = data.split_at(mid);
+        let mut o = Outcome::default();
+        let mut owed = BTreeMap::new();
         for part in [preface.as_slice(), a, b] {
-            if c.handle_input(part).is_err() {
-                break;
-            }
+            let r = if sink {
+                c.handle_input_with(part, &mut |s: StreamId, d: &[u8], e: bool| {
+                    o.body(&mut owed, s, d, e)
+                })
+            } else {
+                c.handle_input(part)
+            };
             while let Some(ev) = c.poll_event() {
-                if let crate::Event::Data { stream, data, .. } = ev {
-                    let _ = c.consume(stream, data.len());
+                match ev {
+                    crate::Event::Data {
+                        stream,
+                        data,
+                        end_stream,
+                    } => o.body(&mut owed, stream, &data, end_stream),
+                    ev => o.events.push(ev),
                 }
             }
-            let _ = c.send_data(crate::StreamId(3), b"body", false);
+            if let Err(e) = r {
+                o.error = Some(e);
+                break;
+            }
+            // Per stream in id order, so that both paths release alike.
+            for (s, n) in core::mem::take(&mut owed) {
+                let _ = c.consume(StreamId(s), n);
+            }
+            let _ = c.send_data(StreamId(3), b"body", false);
         }
-        let _ = c.take_transmit();
-        frames(data);
+        o.out = c.take_transmit();
+        o.window = c.connection_recv_window();
+        o
     }
 
     /// Splits `data` into frames and checks that each decodable frame re-encodes to a frame that

@@ -86,8 +86,9 @@ pub enum Event {
 ///   this call or an earlier one: events queued during the call are polled after it, so a sink
 ///   may see a stream's first bytes before the caller has polled its headers.
 /// * `end_stream = true` is the stream's last call (the server ended it with DATA), possibly
-///   with empty `data`. A stream ended by trailers gets no such call: its `Event::Trailers` is
-///   queued after its last bytes. After an `Event::Reset` for a stream (also one the caller
+///   with empty `data`. A stream the server ends with HEADERS gets no such call: its
+///   `Event::Headers { end_stream: true }` (no body) or `Event::Trailers` (queued after its last
+///   bytes) says so. After an `Event::Reset` for a stream (also one the caller
 ///   asked for with [`crate::Connection::reset`], even in the middle of a frame) no more bytes
 ///   come for it; the rest of its frames is dropped and its flow-control credit given back.
 /// * The bytes count against the windows like `Event::Data`: give them back with
