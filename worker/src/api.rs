@@ -487,11 +487,15 @@ impl RawResponse {
             let Some(mut resp) = cell.borrow_mut().take() else {
                 return Ok(JsValue::UNDEFINED);
             };
-            let got = token.guard(resp.chunk()).await.ok_or_else(abort_value)?;
+            // The chunk is lent from the response's buffer; the body's one copy out of wasm
+            // is into the new JS array.
+            let next = async { Ok(resp.next_chunk().await?.map(Uint8Array::from)) };
+            let got: Result<Option<Uint8Array>, burrow_client::Error> =
+                token.guard(next).await.ok_or_else(abort_value)?;
             match got {
                 Ok(Some(chunk)) => {
                     *cell.borrow_mut() = Some(resp);
-                    Ok(Uint8Array::from(chunk.as_slice()).into())
+                    Ok(chunk.into())
                 }
                 // The response is dropped: its connection goes back to the pool.
                 Ok(None) => Ok(JsValue::UNDEFINED),

@@ -2,24 +2,28 @@
 //! [`Net::spawn`]); requests and response bodies talk to it through shared state and wakers.
 //!
 //! The driver races a transport read against a "kick" (a request queued frames); a read that
-//! loses the race is dropped, which is safe for the streams here: `TlsStream::read` changes no
-//! state until its inner read returns, and tokio's read is cancel-safe.
+//! loses the race is dropped, which is safe for the streams here: `TlsStream::fill_buf` takes
+//! nothing until its inner read returns and never writes (so no record is cut on the wire),
+//! and tokio's read and the Worker's are cancel-safe.
+//!
+//! Body bytes: the driver hands burrow-h2 the TLS plaintext where it was decrypted
+//! (`fill_buf`), and burrow-h2 lends each DATA payload to [`SlotSink`], which appends it to the
+//! stream's body buffer — the one copy between the record and the response. The response
+//! takes that buffer whole, swapping in its own empty one ([`H2Conn::take_data`]), so no
+//! buffer is allocated per frame or per chunk.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
-use burrow_h2::{Connection, Event, Header, StreamId};
+use burrow_h2::{Connection, DataSink, Event, Header, StreamId};
 
 use crate::deadline::race;
 use crate::error::Error;
 use crate::net::NetStream;
 use crate::profile::PseudoHeader;
 use crate::transport::Transport;
-
-/// Bytes read from the transport at a time.
-const READ_CHUNK: usize = 16 * 1024;
 
 /// Per-stream receive window: the most body bytes a server may send ahead of the reader (so
 /// also the most buffered per stream). Large, because each WINDOW_UPDATE is a small write that
@@ -43,7 +47,8 @@ struct Dead {
 #[derive(Default)]
 struct Slot {
     head: Option<(u16, Vec<(String, String)>)>,
-    data: VecDeque<Vec<u8>>,
+    /// Body bytes received and not yet taken by the response.
+    data: Vec<u8>,
     end: bool,
     error: Option<burrow_h2::Error>,
     waker: Option<Waker>,
@@ -166,12 +171,12 @@ impl Shared {
                     }
                     slot.end |= end_stream;
                 }
+                // Not made by `handle_input_with` (the sink gets the bytes); kept for
+                // completeness.
                 Event::Data {
                     data, end_stream, ..
                 } => {
-                    if !data.is_empty() {
-                        slot.data.push_back(data);
-                    }
+                    slot.data.extend_from_slice(&data);
                     slot.end |= end_stream;
                 }
                 Event::Trailers { .. } => slot.end = true,
@@ -326,29 +331,33 @@ impl H2Conn {
         .await
     }
 
-    /// The next body piece of stream `id`, `None` at its end. Releases flow-control credit for
-    /// what it hands out (backpressure: an unread body stops the server).
-    pub(crate) async fn data(&self, id: u32) -> Result<Option<Vec<u8>>, Error> {
+    /// Waits for body bytes of stream `id` and swaps them into `buf` (whose old contents are
+    /// dropped; its allocation becomes the stream's next buffer). `false` at the end of the
+    /// body. Releases flow-control credit for what it hands out (backpressure: an unread body
+    /// stops the server).
+    pub(crate) async fn take_data(&self, id: u32, buf: &mut Vec<u8>) -> Result<bool, Error> {
         self.check(id)?;
         std::future::poll_fn(|cx| {
             let mut s = self.shared.borrow_mut();
             let dead = s.dead.clone();
             let Some(slot) = s.slots.get_mut(&id) else {
-                return Poll::Ready(Ok(None));
+                return Poll::Ready(Ok(false));
             };
-            if let Some(piece) = slot.data.pop_front() {
-                let n = piece.len();
+            if !slot.data.is_empty() {
+                buf.clear();
+                std::mem::swap(buf, &mut slot.data);
+                let n = buf.len();
                 // Credit can only fail on a dead connection; the bytes are good either way.
                 let _ = s.conn.consume(StreamId(id), n);
                 s.kick();
-                return Poll::Ready(Ok(Some(piece)));
+                return Poll::Ready(Ok(true));
             }
             if let Some(e) = slot.error {
                 return Poll::Ready(Err(Error::H2(e)));
             }
             if slot.end {
                 s.slots.remove(&id);
-                return Poll::Ready(Ok(None));
+                return Poll::Ready(Ok(false));
             }
             if let Some(d) = dead {
                 return Poll::Ready(Err(Error::ConnectionFailed {
@@ -375,7 +384,7 @@ impl H2Conn {
         if let Some(slot) = s.slots.remove(&id) {
             if s.dead.is_none() {
                 // Unread bytes still hold connection-window credit: release it.
-                let unread: usize = slot.data.iter().map(Vec::len).sum();
+                let unread = slot.data.len();
                 let _ = s.conn.consume(StreamId(id), unread);
                 let _ = s.conn.reset(StreamId(id), burrow_h2::Reason::CANCEL);
                 s.kick();
@@ -384,8 +393,46 @@ impl H2Conn {
     }
 }
 
+/// Lends DATA payloads to the streams' body buffers, during `handle_input_with`.
+struct SlotSink<'a> {
+    slots: &'a mut HashMap<u32, Slot>,
+    /// Bytes of streams given up on: their credit goes back once the call is over.
+    orphans: Vec<(StreamId, usize)>,
+}
+
+impl DataSink for SlotSink<'_> {
+    fn data(&mut self, stream: StreamId, data: &[u8], end_stream: bool) {
+        let Some(slot) = self.slots.get_mut(&stream.0) else {
+            self.orphans.push((stream, data.len()));
+            return;
+        };
+        slot.data.extend_from_slice(data);
+        slot.end |= end_stream;
+        if let Some(w) = slot.waker.take() {
+            w.wake();
+        }
+    }
+}
+
+impl Shared {
+    /// Feeds the server's bytes; body bytes go straight to the streams' buffers.
+    fn receive(&mut self, bytes: &[u8]) -> Result<(), burrow_h2::Error> {
+        let mut sink = SlotSink {
+            slots: &mut self.slots,
+            orphans: Vec::new(),
+        };
+        let r = self.conn.handle_input_with(bytes, &mut sink);
+        // A stream we gave up on: give its bytes' credit back to the connection window, or
+        // the connection would slowly choke.
+        for (id, n) in sink.orphans {
+            let _ = self.conn.consume(id, n);
+        }
+        self.dispatch();
+        r
+    }
+}
+
 async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<S>) {
-    let mut buf = vec![0u8; READ_CHUNK];
     loop {
         let (out, finished) = {
             let mut s = shared.borrow_mut();
@@ -424,23 +471,23 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
             s.driver = Some(cx.waker().clone());
             Poll::Pending
         });
-        let read = race(stream.read(&mut buf), kicked).await;
+        let read = race(stream.fill_buf(), kicked).await;
+        let mut used = 0;
         // The last words (a GOAWAY the library queued) when the connection must end.
         let goodbye: Option<Vec<u8>> = {
             let mut s = shared.borrow_mut();
             match read {
                 None => None,
-                Some(Ok(0)) => {
+                Some(Ok([])) => {
                     s.fail_all(Dead {
                         code: "CONNECTION_LOST",
                         message: "the server closed the HTTP/2 connection".into(),
                     });
                     Some(Vec::new())
                 }
-                Some(Ok(n)) => {
-                    let fed = s.conn.handle_input(buf.get(..n).unwrap_or(&[]));
-                    s.dispatch();
-                    match fed {
+                Some(Ok(data)) => {
+                    used = data.len();
+                    match s.receive(data) {
                         Ok(()) => None,
                         Err(e) => {
                             s.fail_all(Dead {
@@ -461,6 +508,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                 }
             }
         };
+        stream.consume(used);
         if let Some(out) = goodbye {
             if !out.is_empty() {
                 // Best effort: the connection is finished either way.

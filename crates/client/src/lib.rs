@@ -31,7 +31,7 @@ mod trust;
 pub use burrow_proxy::{
     connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
 };
-pub use client::{uses_proxy, Client, Response};
+pub use client::{uses_proxy, Client, Response, CHUNK_TARGET};
 pub use config::{
     ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
 };

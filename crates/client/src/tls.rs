@@ -233,6 +233,8 @@ pub struct TlsStream<S: NetStream> {
     tickets: Option<TicketSlot>,
     offload: Option<Offload>,
     keys: ImportedKeys,
+    /// A traffic key announced and not yet imported (see `import_pending`).
+    unimported: Option<TrafficKeyInfo>,
 }
 
 impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
@@ -403,6 +405,7 @@ impl<S: NetStream> TlsStream<S> {
             tickets,
             offload,
             keys: ImportedKeys::default(),
+            unimported: None,
         };
         match tls.handshake(&judge, settings.key_log.as_ref()).await {
             Ok(()) => Ok(tls),
@@ -528,7 +531,10 @@ impl<S: NetStream> TlsStream<S> {
     /// nothing to do here.
     async fn serve_offload(&mut self, ev: Event) -> Result<(), Error> {
         match ev {
-            Event::TrafficKey(info) => self.import(&info).await,
+            Event::TrafficKey(info) => {
+                self.unimported = Some(info);
+                self.import_pending().await
+            }
             Event::NeedOpen(job) => {
                 let key = self.keys.get(job.key_id)?;
                 let buf = self.conn.open_buffer().ok_or(Error::HttpProtocol(
@@ -547,7 +553,12 @@ impl<S: NetStream> TlsStream<S> {
         }
     }
 
-    async fn import(&mut self, info: &TrafficKeyInfo) -> Result<(), Error> {
+    /// Imports the key of the last `TrafficKey` event. The event is kept until the import
+    /// finishes: a read abandoned during the import resumes it instead of losing the key.
+    async fn import_pending(&mut self) -> Result<(), Error> {
+        let Some(info) = &self.unimported else {
+            return Ok(());
+        };
         let Some(o) = &self.offload else {
             return Err(Error::HttpProtocol(
                 "TLS offload: a traffic key without a provider",
@@ -558,6 +569,7 @@ impl<S: NetStream> TlsStream<S> {
                 .await
                 .map_err(io_err)?;
         self.keys.put(info.key_id, key);
+        self.unimported = None;
         Ok(())
     }
 
@@ -602,6 +614,7 @@ impl<S: NetStream> TlsStream<S> {
     /// `read_transport` false, only what is already buffered (no transport I/O, so it never
     /// waits on the peer; offloaded opens still run).
     async fn fill_inner(&mut self, read_transport: bool) -> Result<(), Error> {
+        self.import_pending().await?;
         loop {
             if !self.conn.plaintext().is_empty() || self.closed {
                 return Ok(());

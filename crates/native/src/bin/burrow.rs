@@ -152,8 +152,12 @@ async fn transfer(
         head.push_str("\r\n");
         out.write_all(head.as_bytes()).map_err(write_failed)?;
     }
-    while let Some(chunk) = resp.chunk().await.map_err(|e| Failure::client(&e, route))? {
-        out.write_all(&chunk).map_err(write_failed)?;
+    while let Some(chunk) = resp
+        .next_chunk()
+        .await
+        .map_err(|e| Failure::client(&e, route))?
+    {
+        out.write_all(chunk).map_err(write_failed)?;
     }
     out.flush().map_err(write_failed)
 }
