@@ -406,6 +406,10 @@ impl DataSink for SlotSink<'_> {
             self.orphans.push((stream, data.len()));
             return;
         };
+        if slot.data.capacity() == 0 {
+            // One allocation of a chunk's size rather than a run of small doublings.
+            slot.data.reserve(crate::CHUNK_TARGET);
+        }
         slot.data.extend_from_slice(data);
         slot.end |= end_stream;
         if let Some(w) = slot.waker.take() {
@@ -433,8 +437,10 @@ impl Shared {
 }
 
 async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<S>) {
+    // Frames to write, swapped with the connection's buffer (both allocations are reused).
+    let mut out = Vec::new();
     loop {
-        let (out, finished) = {
+        let finished = {
             let mut s = shared.borrow_mut();
             // Nobody can use this connection any more: the client is gone (or only this
             // driver holds the state) and no response is being read.
@@ -444,7 +450,8 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
             }
             s.pump();
             s.kick = false;
-            (s.conn.take_transmit(), finished)
+            s.conn.swap_transmit(&mut out);
+            finished
         };
         if finished {
             // Best effort: GOAWAY and close_notify, then the driver ends.

@@ -312,6 +312,13 @@ impl Connection {
         core::mem::take(&mut self.out)
     }
 
+    /// Swaps the bytes to send into `out` (whose old contents are dropped and whose
+    /// allocation the connection keeps for the next ones): no copy, no allocation.
+    pub fn swap_transmit(&mut self, out: &mut Vec<u8>) {
+        out.clear();
+        core::mem::swap(out, &mut self.out);
+    }
+
     /// Appends the bytes to send to `out`.
     pub fn poll_transmit(&mut self, out: &mut Vec<u8>) {
         out.append(&mut self.out);
