@@ -4,7 +4,12 @@
 //! wrote the KeyUpdate answer from inside the read, and a read dropped during that write left
 //! a partial record behind.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::cell::RefCell;
 use std::future::Future;
