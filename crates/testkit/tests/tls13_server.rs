@@ -45,6 +45,12 @@ fn pump(c: &mut Connection, s: &mut Tls13Server, split: bool) -> Vec<Event> {
                     idle = false;
                 }
                 Event::Transmit => idle = false,
+                Event::Plaintext(n) => {
+                    LENT.with(|l| l.borrow_mut().push(c.plaintext().to_vec()));
+                    c.consume_plaintext(n);
+                    events.push(Event::Plaintext(n));
+                    idle = false;
+                }
                 e => {
                     events.push(e);
                     idle = false;
@@ -77,14 +83,20 @@ fn connected(suite: Suite, split: bool) -> (Connection, Tls13Server) {
     (c, s)
 }
 
+thread_local! {
+    /// The application data `pump` consumed, one entry per `Event::Plaintext`.
+    static LENT: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The application data of the `Event::Plaintext`s in `events` (taken from what `pump` kept).
 fn plaintexts(events: &[Event]) -> Vec<Vec<u8>> {
-    events
+    let lent = LENT.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    let n = events
         .iter()
-        .filter_map(|e| match e {
-            Event::Plaintext(p) => Some(p.clone()),
-            _ => None,
-        })
-        .collect()
+        .filter(|e| matches!(e, Event::Plaintext(_)))
+        .count();
+    assert_eq!(lent.len(), n, "one piece per event");
+    lent
 }
 
 #[test]
