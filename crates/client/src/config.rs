@@ -128,6 +128,6 @@ impl ClientConfig {
     /// The default fields a request with fields `request` gets, in the order sent (the
     /// [`HttpProfile`]'s, less those the request sets, with `user_agent`).
     pub fn default_fields(&self, request: &[(String, String)]) -> Vec<(String, String)> {
-        crate::profile::default_fields(&self.http, self.user_agent.as_deref(), request)
+        crate::client::default_fields(&self.http, self.user_agent.as_deref(), request)
     }
 }

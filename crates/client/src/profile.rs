@@ -160,27 +160,3 @@ impl Default for HttpProfile {
 const CHROME_UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36";
 
 const CHROME_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
-
-/// The default fields for a request whose own fields are `req`: the profile's, in order,
-/// minus those the request sets, with `user_agent` in the `User-Agent` slot.
-pub(crate) fn default_fields(
-    profile: &HttpProfile,
-    user_agent: Option<&str>,
-    req: &[(String, String)],
-) -> Vec<(String, String)> {
-    let has = |name: &str| req.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
-    let mut out = Vec::new();
-    for (n, v) in &profile.headers {
-        if has(n) {
-            continue;
-        }
-        if n.eq_ignore_ascii_case("user-agent") {
-            if let Some(ua) = user_agent {
-                out.push((n.clone(), ua.to_string()));
-            }
-        } else {
-            out.push((n.clone(), v.clone()));
-        }
-    }
-    out
-}
