@@ -16,7 +16,7 @@ use burrow_x509::{AnswerBook, Revocation, SignatureFailure, StapleStatus, MAX_AN
 use crate::error::Error;
 use crate::net::NetStream;
 use crate::offload::{Offload, RecordKey};
-use crate::trust::{Judge, Trust, Verdict};
+use crate::trust::{CertReport, Judge, Trust, Verdict};
 
 /// Receives NSS key log lines (`LABEL <client_random> <secret>`, no newline) — what
 /// `SSLKEYLOGFILE` holds for other clients, so Wireshark can decrypt a capture. Anyone with
@@ -119,6 +119,14 @@ pub struct TlsInfo {
     /// TLS 1.2: whether the session uses extended master secret (RFC 7627); `None` for TLS
     /// 1.3. A `Some(false)` session is never resumed (its tickets are dropped).
     pub extended_master_secret: Option<bool>,
+    /// Whether the server first asked for another key share (TLS 1.3 HelloRetryRequest).
+    pub hello_retry: bool,
+    /// What certificate verification concluded (presented chain, validated path, anchor,
+    /// leaf pin, staple verdict); `None` when a ticket resumed the session, which carries
+    /// no certificate.
+    pub certificate: Option<CertReport>,
+    /// The OCSP response the server stapled to its leaf, as received (`None`: no staple).
+    pub stapled_ocsp: Option<Vec<u8>>,
 }
 
 /// The IANA name of a cipher suite burrow can negotiate.
@@ -349,6 +357,34 @@ impl<S: NetStream> TlsStream<S> {
         Self::connect_resuming(inner, host, settings, now_ms, None).await
     }
 
+    /// [`TlsStream::connect`], offering `ticket` for resumption and keeping the newest ticket
+    /// the server sends for [`TlsStream::take_ticket`]: for a caller that keeps tickets
+    /// itself (a [`crate::Client`] resumes through its own cache).
+    pub async fn connect_with_ticket(
+        inner: S,
+        host: &str,
+        settings: &TlsSettings,
+        now_ms: u64,
+        ticket: Option<Ticket>,
+    ) -> Result<Self, Error> {
+        let slot = TicketSlot {
+            cache: TicketCache::default(),
+            key: String::new(),
+        };
+        if let Some(t) = ticket {
+            slot.cache.put(&slot.key, t);
+        }
+        Self::connect_resuming(inner, host, settings, now_ms, Some(slot)).await
+    }
+
+    /// The newest ticket the server has sent so far on a stream opened with
+    /// [`TlsStream::connect_with_ticket`], taken out (`None`: none yet, or another kind of
+    /// stream).
+    pub fn take_ticket(&mut self) -> Option<Ticket> {
+        let slot = self.tickets.as_ref()?;
+        slot.cache.take(&slot.key)
+    }
+
     /// [`TlsStream::connect`], offering a cached ticket and caching the ones the server sends.
     pub(crate) async fn connect_resuming(
         inner: S,
@@ -401,6 +437,9 @@ impl<S: NetStream> TlsStream<S> {
                 peer_chain: Vec::new(),
                 ocsp: StapleStatus::NotChecked,
                 extended_master_secret: None,
+                hello_retry: false,
+                certificate: None,
+                stapled_ocsp: None,
             },
             tickets,
             offload,
@@ -421,8 +460,9 @@ impl<S: NetStream> TlsStream<S> {
         judge: &Judge,
         key_log: Option<&KeyLogSink>,
     ) -> Result<(), Error> {
-        let mut verdict: Option<Result<crate::trust::CertReport, burrow_x509::Error>> = None;
+        let mut verdict: Option<Result<CertReport, burrow_x509::Error>> = None;
         let mut chain = Vec::new();
+        let mut stapled_ocsp = None;
         loop {
             let ev = self.conn.poll_event(self.now_ms);
             // Secrets are logged as derived: a failed handshake still leaves what it got to.
@@ -440,6 +480,7 @@ impl<S: NetStream> TlsStream<S> {
             match ev {
                 Event::NeedVerify(req) => {
                     chain.clone_from(&req.chain);
+                    stapled_ocsp.clone_from(&req.ocsp_response);
                     let now = i64::try_from(self.now_ms / 1000).unwrap_or(i64::MAX);
                     let (answer, judged) = match &self.offload {
                         Some(o) if o.0.offloads_signatures() => {
@@ -467,10 +508,10 @@ impl<S: NetStream> TlsStream<S> {
                     }
                 }
                 Event::HandshakeDone(s) => {
-                    let ocsp = match verdict {
-                        Some(Ok(report)) => report.staple,
+                    let certificate = match verdict {
+                        Some(Ok(report)) => Some(report),
                         Some(Err(e)) => return Err(Error::Certificate(e)),
-                        None if s.resumed => StapleStatus::NotChecked,
+                        None if s.resumed => None,
                         None => {
                             return Err(Error::HttpProtocol(
                                 "the TLS handshake finished without certificate verification",
@@ -489,8 +530,13 @@ impl<S: NetStream> TlsStream<S> {
                         alpn: s.alpn.map(|a| String::from_utf8_lossy(&a).into_owned()),
                         resumed: s.resumed,
                         peer_chain: summarise(&chain),
-                        ocsp,
+                        ocsp: certificate
+                            .as_ref()
+                            .map_or(StapleStatus::NotChecked, |c| c.staple),
                         extended_master_secret: s.extended_master_secret,
+                        hello_retry: s.hello_retry,
+                        certificate,
+                        stapled_ocsp: stapled_ocsp.take(),
                     };
                     return Ok(());
                 }

@@ -17,7 +17,7 @@ fn main() {
     let port: u16 = args.get(1).and_then(|p| p.parse().ok()).unwrap_or(8444);
     let n: usize = args.get(2).and_then(|p| p.parse().ok()).unwrap_or(50);
     let mut opts = FetchOptions::new("127.0.0.1", port, Some("localhost"), "/1k");
-    opts.trust = match args.get(3).map(std::fs::read) {
+    opts.tls.trust = match args.get(3).map(std::fs::read) {
         Some(Ok(pem)) => Trust::AnchorsPem(vec![pem]),
         Some(Err(e)) => {
             eprintln!("reading the CA file: {e}");
@@ -38,11 +38,11 @@ fn main() {
         };
         full.push(t.elapsed().as_secs_f64() * 1e3);
         let mut o = opts.clone();
-        o.ticket = r.tickets.last().cloned();
+        o.ticket = r.ticket;
         #[allow(clippy::disallowed_methods)]
         let t = Instant::now();
         match fetch(&o) {
-            Ok(r) if r.summary.resumed => resumed.push(t.elapsed().as_secs_f64() * 1e3),
+            Ok(r) if r.tls.resumed => resumed.push(t.elapsed().as_secs_f64() * 1e3),
             Ok(_) => eprintln!("ticket not accepted"),
             Err(e) => eprintln!("resumed fetch failed: {e}"),
         }

@@ -1,6 +1,7 @@
 //! Interop against the local peers (../shared/peers): handshake, one GET, byte-exact body,
-//! resumption. The chain is validated by burrow-x509 against the peers' root CA for
-//! "localhost", and the CertificateVerify is checked against the leaf's key.
+//! resumption, over burrow-client's `TlsStream` ([`burrow_native::fetch`]). The chain is
+//! validated by burrow-x509 against the peers' root CA for "localhost", and the
+//! CertificateVerify is checked against the leaf's key.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use burrow_handshake::{CipherSuite, NamedGroup};
@@ -9,10 +10,10 @@ use burrow_testkit::peers::Peers;
 
 fn opts(p: &Peers, name: &str, path: &str) -> FetchOptions {
     let mut o = FetchOptions::new("127.0.0.1", p.port(name), Some("localhost"), path);
-    o.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    o.tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
     // The suite and group expectations below are those of burrow's original profile
     // (AES-128 first, an X25519 share); the default is now curl's (AES-256 first).
-    o.profile = burrow_handshake::Profile::default_web();
+    o.tls.profile = burrow_handshake::Profile::default_web();
     o
 }
 
@@ -38,9 +39,9 @@ fn check_static(name: &str, suite: CipherSuite, group: NamedGroup, hrr: bool) {
         www_file(&p, "1k"),
         "{name}: body must be byte-exact"
     );
-    assert_eq!(r.summary.cipher_suite, suite, "{name}");
-    assert_eq!(r.summary.group, group, "{name}");
-    assert_eq!(r.summary.hello_retry, hrr, "{name}");
+    assert_eq!(CipherSuite(r.tls.cipher_suite), suite, "{name}");
+    assert_eq!(NamedGroup(r.tls.group), group, "{name}");
+    assert_eq!(r.tls.hello_retry, hrr, "{name}");
 }
 
 #[test]
@@ -99,8 +100,8 @@ fn openssl_s_server_hrr() {
         return;
     };
     let r = get(&p, "SSERVER_HRR", "/");
-    assert!(r.summary.hello_retry);
-    assert_eq!(r.summary.group, NamedGroup::SECP384R1);
+    assert!(r.tls.hello_retry);
+    assert_eq!(NamedGroup(r.tls.group), NamedGroup::SECP384R1);
     assert!(
         String::from_utf8_lossy(&r.response.body).contains("TLSv1.3"),
         "s_server -www reports the protocol"
@@ -114,7 +115,7 @@ fn gnutls_serv() {
     };
     let r = get(&p, "GNUTLS", "/");
     assert!(!r.response.body.is_empty());
-    assert_eq!(r.summary.alpn.as_deref(), Some(&b"http/1.1"[..]));
+    assert_eq!(r.tls.alpn.as_deref(), Some("http/1.1"));
 }
 
 #[test]
@@ -124,11 +125,11 @@ fn nginx_resumes_with_a_ticket() {
     };
     let first = get(&p, "TLS13", "/info");
     assert!(String::from_utf8_lossy(&first.response.body).contains("\"reused\":\".\""));
-    let ticket = first.tickets.last().cloned().expect("nginx issues tickets");
+    let ticket = first.ticket.expect("nginx issues tickets");
     let mut o = opts(&p, "TLS13", "/info");
     o.ticket = Some(ticket);
     let second = fetch(&o).unwrap();
-    assert!(second.summary.resumed, "the server accepted the ticket");
+    assert!(second.tls.resumed, "the server accepted the ticket");
     let info = String::from_utf8_lossy(&second.response.body).to_string();
     assert!(
         info.contains("\"reused\":\"r\""),
@@ -142,7 +143,7 @@ fn wrong_leaf_is_refused_in_pinned_leaf_mode() {
         return;
     };
     let mut o = opts(&p, "TLS13", "/1k");
-    o.trust = Trust::PinnedLeaf(b"not the leaf".to_vec());
+    o.tls.trust = Trust::PinnedLeaf(b"not the leaf".to_vec());
     let e = fetch(&o).unwrap_err();
     assert_eq!(e.code(), "CERT_UNTRUSTED");
 }
@@ -153,12 +154,13 @@ fn offering_x25519mlkem768_share_interoperates_with_caddy() {
         return;
     };
     let mut o = opts(&p, "CADDY", "/1k");
-    o.profile.groups.insert(0, NamedGroup::X25519MLKEM768);
-    o.profile.key_shares = vec![NamedGroup::X25519MLKEM768, NamedGroup::X25519];
+    o.tls.profile.groups.insert(0, NamedGroup::X25519MLKEM768);
+    o.tls.profile.key_shares = vec![NamedGroup::X25519MLKEM768, NamedGroup::X25519];
     let r = fetch(&o).unwrap();
     assert_eq!(r.response.body, www_file(&p, "1k"));
-    eprintln!("caddy negotiated group {:?}", r.summary.group);
-    assert!(r.summary.group == NamedGroup::X25519MLKEM768 || r.summary.group == NamedGroup::X25519);
+    let group = NamedGroup(r.tls.group);
+    eprintln!("caddy negotiated group {group:?}");
+    assert!(group == NamedGroup::X25519MLKEM768 || group == NamedGroup::X25519);
 }
 
 #[test]
@@ -168,7 +170,7 @@ fn stapled_ocsp_reaches_the_verifier() {
         assert_eq!(p.prop(name, "STAPLE"), Some("good"));
         let r = get(&p, name, "/");
         assert!(
-            r.ocsp_response.as_ref().is_some_and(|o| o.len() > 100),
+            r.tls.stapled_ocsp.as_ref().is_some_and(|o| o.len() > 100),
             "{name}: OCSP staple expected"
         );
     }

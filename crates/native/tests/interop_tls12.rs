@@ -1,6 +1,7 @@
 //! TLS 1.2 interop against the local peers (../shared/peers): the default ClientHello (1.3 +
 //! 1.2) against 1.2-only servers, each of the six ECDHE AEAD suites forced through the profile,
-//! full chain validation against the peers' CA, `/1k` byte-exact against the docroot.
+//! full chain validation against the peers' CA, `/1k` byte-exact against the docroot, over
+//! burrow-client's `TlsStream` ([`burrow_native::fetch`]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use burrow_handshake::{CipherSuite, NamedGroup, Profile, SignatureScheme};
@@ -20,8 +21,8 @@ const RSA_SUITES: [CipherSuite; 3] = [
 
 fn opts(p: &Peers, name: &str, path: &str, profile: Profile) -> FetchOptions {
     let mut o = FetchOptions::new("127.0.0.1", p.port(name), Some("localhost"), path);
-    o.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
-    o.profile = profile;
+    o.tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    o.tls.profile = profile;
     o
 }
 
@@ -72,13 +73,12 @@ fn nginx_tls12_default_hello() {
         return;
     };
     let r = check_1k(&p, "TLS12", Profile::default_web());
+    let suite = CipherSuite(r.tls.cipher_suite);
     assert!(
-        ECDSA_SUITES.contains(&r.summary.cipher_suite)
-            || RSA_SUITES.contains(&r.summary.cipher_suite),
-        "TLS12: a 1.2 suite must be negotiated, got {:?}",
-        r.summary.cipher_suite
+        ECDSA_SUITES.contains(&suite) || RSA_SUITES.contains(&suite),
+        "TLS12: a 1.2 suite must be negotiated, got {suite:?}"
     );
-    assert_eq!(r.summary.group, NamedGroup::X25519);
+    assert_eq!(NamedGroup(r.tls.group), NamedGroup::X25519);
     assert!(r.close_notify, "nginx ends with close_notify");
 }
 
@@ -89,7 +89,7 @@ fn nginx_tls12_each_suite_forced() {
     };
     for suite in ECDSA_SUITES.into_iter().chain(RSA_SUITES) {
         let r = check_1k(&p, "TLS12", only(suite));
-        assert_eq!(r.summary.cipher_suite, suite);
+        assert_eq!(CipherSuite(r.tls.cipher_suite), suite);
     }
 }
 
@@ -110,7 +110,7 @@ fn nginx_tls12_each_group_forced() {
         let r = fetch(&opts(&p, "TLS12", "/1k", prof));
         let r = r.unwrap_or_else(|e| panic!("{g:?}: {e}"));
         assert_eq!(r.response.body, www_file(&p, "1k"));
-        assert_eq!(r.summary.group, g);
+        assert_eq!(NamedGroup(r.tls.group), g);
     }
 }
 
@@ -122,7 +122,7 @@ fn nginx_default_port_forced_to_tls12() {
     let mut prof = Profile::default_web();
     prof.cipher_suites.retain(|s| (s.0 >> 8) != 0x13);
     let r = check_1k(&p, "DEF", prof);
-    assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
+    assert!(ECDSA_SUITES.contains(&CipherSuite(r.tls.cipher_suite)));
 }
 
 #[test]
@@ -136,11 +136,11 @@ fn gnutls_tls12_only() {
         page.contains("TLS1.2"),
         "gnutls-serv reports TLS1.2: {page}"
     );
-    assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
+    assert!(ECDSA_SUITES.contains(&CipherSuite(r.tls.cipher_suite)));
 }
 
 /// Caddy 2.6.2 (its Go) does not implement extended master secret: the default options accept
-/// it (full chain validation, each ECDSA suite, byte-exact body), the summary says there was
+/// it (full chain validation, each ECDSA suite, byte-exact body), the TLS info says there was
 /// no EMS and no ticket comes out (such a session is never resumed), and
 /// `require_extended_master_secret` refuses it with the stable code.
 #[test]
@@ -152,13 +152,13 @@ fn caddy_tls12_without_ems() {
         let r = fetch(&opts(&p, "CADDY_TLS12", "/1k", only(suite)))
             .unwrap_or_else(|e| panic!("CADDY_TLS12 {suite:?}: {e}"));
         assert_eq!(r.response.status, 200);
-        assert_eq!(r.summary.cipher_suite, suite);
-        assert_eq!(r.summary.extended_master_secret, Some(false));
-        assert!(!r.summary.resumed);
+        assert_eq!(CipherSuite(r.tls.cipher_suite), suite);
+        assert_eq!(r.tls.extended_master_secret, Some(false));
+        assert!(!r.tls.resumed);
         assert!(
-            r.tickets.is_empty(),
+            r.ticket.is_none(),
             "a session without EMS must not be resumable: {:?}",
-            r.tickets
+            r.ticket
         );
         assert_eq!(
             r.response.body,
@@ -167,7 +167,7 @@ fn caddy_tls12_without_ems() {
         );
     }
     let mut strict = opts(&p, "CADDY_TLS12", "/1k", Profile::default_web());
-    strict.require_extended_master_secret = true;
+    strict.tls.require_extended_master_secret = true;
     let e = fetch(&strict).unwrap_err();
     assert_eq!(e.code(), "TLS12_NO_EXTENDED_MASTER_SECRET", "{e}");
 }
@@ -181,32 +181,24 @@ fn nginx_tls12_resumes_with_a_ticket() {
     let first = get(&p, "TLS12", "/info", Profile::default_web());
     let info = String::from_utf8_lossy(&first.response.body).to_string();
     assert!(info.contains("\"reused\":\".\""), "{info}");
-    assert!(!first.summary.resumed);
-    let ticket = first
-        .tickets
-        .last()
-        .cloned()
-        .expect("nginx issues TLS 1.2 tickets");
+    assert!(!first.tls.resumed);
+    let ticket = first.ticket.expect("nginx issues TLS 1.2 tickets");
     assert!(ticket.is_tls12());
     let mut o = opts(&p, "TLS12", "/info", Profile::default_web());
     o.ticket = Some(ticket);
     let second = fetch(&o).unwrap();
-    assert!(second.summary.resumed, "the server accepted the ticket");
-    assert_eq!(second.summary.cipher_suite, first.summary.cipher_suite);
+    assert!(second.tls.resumed, "the server accepted the ticket");
+    assert_eq!(second.tls.cipher_suite, first.tls.cipher_suite);
     let info = String::from_utf8_lossy(&second.response.body).to_string();
     assert!(
         info.contains("\"reused\":\"r\""),
         "nginx /info must report reuse: {info}"
     );
     // And a second resumption from the ticket the resumed connection may renew.
-    let again = second
-        .tickets
-        .last()
-        .cloned()
-        .unwrap_or(o.ticket.clone().unwrap());
+    let again = second.ticket.or(o.ticket).unwrap();
     o.ticket = Some(again);
     let third = fetch(&o).unwrap();
-    assert!(third.summary.resumed);
+    assert!(third.tls.resumed);
     assert_eq!(third.response.status, 200);
 }
 
@@ -225,9 +217,9 @@ fn openssl_s_server_forced_to_tls12_with_staple() {
         page.contains("TLSv1.2"),
         "s_server -www reports TLSv1.2: {page}"
     );
-    assert!(ECDSA_SUITES.contains(&r.summary.cipher_suite));
+    assert!(ECDSA_SUITES.contains(&CipherSuite(r.tls.cipher_suite)));
     assert!(
-        r.ocsp_response.is_some(),
+        r.tls.stapled_ocsp.is_some(),
         "the stapled OCSP response (CertificateStatus) reaches the verifier"
     );
 }

@@ -203,8 +203,8 @@ fn p521_leaf(p: &Peers, tag: &str) -> (Scratch, String, String) {
 
 fn native_opts(p: &Peers, port: u16) -> burrow_native::FetchOptions {
     let mut o = burrow_native::FetchOptions::new("127.0.0.1", port, Some("localhost"), "/");
-    o.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
-    o.request_staple = false;
+    o.tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    o.tls.request_staple = false;
     o
 }
 
@@ -236,14 +236,15 @@ fn p521_ecdhe_and_ecdsa_against_node() {
             ],
         );
         let mut o = native_opts(&p, srv.port());
-        o.profile = with_p521(burrow_handshake::Profile::default_web());
+        o.tls.profile = with_p521(burrow_handshake::Profile::default_web());
         let r = burrow_native::fetch(&o).unwrap_or_else(|e| panic!("TLS {tls}: {e}"));
-        assert_eq!(r.summary.group, NamedGroup::SECP521R1, "TLS {tls}");
+        assert_eq!(NamedGroup(r.tls.group), NamedGroup::SECP521R1, "TLS {tls}");
         assert_eq!(r.response.status, 200);
         let body = String::from_utf8_lossy(&r.response.body).into_owned();
         assert!(body.starts_with(&format!("protocol=TLSv{tls} ")), "{body}");
-        assert_eq!(r.summary.hello_retry, tls == "1.3", "TLS {tls}");
-        assert_eq!(r.certificate.path_len, 3, "P-521 leaf, intermediate, root");
+        assert_eq!(r.tls.hello_retry, tls == "1.3", "TLS {tls}");
+        let path_len = r.tls.certificate.as_ref().map(|c| c.path_len);
+        assert_eq!(path_len, Some(3), "P-521 leaf, intermediate, root");
         // TLS 1.3 without ecdsa_secp521r1_sha512 offered: the server has nothing to sign with
         // (TLS 1.2 ECDSA schemes name only the hash, so there the P-521 key signs with
         // ecdsa_secp256r1_sha256's hash, which the fetch above may have used).
@@ -251,7 +252,7 @@ fn p521_ecdhe_and_ecdsa_against_node() {
             let mut o = native_opts(&p, srv.port());
             let mut prof = burrow_handshake::Profile::default_web();
             prof.groups.push(NamedGroup::SECP521R1);
-            o.profile = prof;
+            o.tls.profile = prof;
             let e = burrow_native::fetch(&o).unwrap_err();
             assert_eq!(e.code(), "TLS_ALERT", "TLS {tls}: {e}");
         }
@@ -261,9 +262,9 @@ fn p521_ecdhe_and_ecdsa_against_node() {
             let mut o = native_opts(&p, srv.port());
             let mut prof = burrow_handshake::Profile::default_web();
             prof.groups.push(NamedGroup::SECP521R1);
-            o.profile = prof;
+            o.tls.profile = prof;
             let r = burrow_native::fetch(&o).unwrap_or_else(|e| panic!("TLS 1.2: {e}"));
-            assert_eq!(r.summary.group, NamedGroup::SECP521R1);
+            assert_eq!(NamedGroup(r.tls.group), NamedGroup::SECP521R1);
         }
     }
 }
@@ -283,38 +284,31 @@ fn x25519mlkem768_against_node() {
     );
     let srv = server(&p, &["--curve", "X25519MLKEM768", "--tls", "1.3"]);
     let mut o = native_opts(&p, srv.port());
-    o.profile
-        .groups
-        .retain(|g| *g != NamedGroup::X25519MLKEM768);
-    o.profile.groups.insert(0, NamedGroup::X25519MLKEM768);
-    o.profile.key_shares = vec![NamedGroup::X25519MLKEM768];
+    let prof = &mut o.tls.profile;
+    prof.groups.retain(|g| *g != NamedGroup::X25519MLKEM768);
+    prof.groups.insert(0, NamedGroup::X25519MLKEM768);
+    prof.key_shares = vec![NamedGroup::X25519MLKEM768];
     let r = burrow_native::fetch(&o).unwrap();
-    assert_eq!(r.summary.group, NamedGroup::X25519MLKEM768);
-    assert!(!r.summary.hello_retry);
+    assert_eq!(NamedGroup(r.tls.group), NamedGroup::X25519MLKEM768);
+    assert!(!r.tls.hello_retry);
     assert!(String::from_utf8_lossy(&r.response.body).starts_with("protocol=TLSv1.3 "));
 
     // Offered in supported_groups only: reached by HelloRetryRequest.
     let mut o = native_opts(&p, srv.port());
     // (The default profile may list it already, with a share: keep it listed, without one.)
-    o.profile
-        .groups
-        .retain(|g| *g != NamedGroup::X25519MLKEM768);
-    o.profile.groups.push(NamedGroup::X25519MLKEM768);
-    o.profile
-        .key_shares
-        .retain(|g| *g != NamedGroup::X25519MLKEM768);
+    let prof = &mut o.tls.profile;
+    prof.groups.retain(|g| *g != NamedGroup::X25519MLKEM768);
+    prof.groups.push(NamedGroup::X25519MLKEM768);
+    prof.key_shares.retain(|g| *g != NamedGroup::X25519MLKEM768);
     let r = burrow_native::fetch(&o).unwrap();
-    assert_eq!(r.summary.group, NamedGroup::X25519MLKEM768);
-    assert!(r.summary.hello_retry);
+    assert_eq!(NamedGroup(r.tls.group), NamedGroup::X25519MLKEM768);
+    assert!(r.tls.hello_retry);
 
     // Not offered: the server refuses the handshake.
     let mut o = native_opts(&p, srv.port());
-    o.profile
-        .groups
-        .retain(|g| *g != NamedGroup::X25519MLKEM768);
-    o.profile
-        .key_shares
-        .retain(|g| *g != NamedGroup::X25519MLKEM768);
+    let prof = &mut o.tls.profile;
+    prof.groups.retain(|g| *g != NamedGroup::X25519MLKEM768);
+    prof.key_shares.retain(|g| *g != NamedGroup::X25519MLKEM768);
     let e = burrow_native::fetch(&o).unwrap_err();
     assert_eq!(e.code(), "TLS_ALERT", "{e}");
 

@@ -1,20 +1,28 @@
-//! burrow-x509 behind burrow-native's own TLS 1.3 against the local peers: every bad
-//! certificate port fails with its own x509 code, the staple ports fail only when staples are
-//! requested and checked, the good ports succeed and report the staple status, and pins report
-//! what they saw. Expectations come from peers.tab (`EXPECT`, `STAPLE`), anchors = its root CA.
+//! burrow-x509 behind burrow-client's `TlsStream` ([`burrow_native::fetch`]) against the
+//! local peers: every bad certificate port fails with its own x509 code, the staple ports fail
+//! only when staples are requested and checked, the good ports succeed and report the staple
+//! status, and pins report what they saw. Expectations come from peers.tab (`EXPECT`,
+//! `STAPLE`), anchors = its root CA.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use burrow_client::{CertReport, Error};
 use burrow_handshake::AlertDescription;
-use burrow_native::{
-    alert_for, fetch, FetchError, FetchOptions, FetchResult, Revocation, StapleStatus, Trust,
-};
+use burrow_native::{alert_for, fetch, FetchOptions, FetchResult, Revocation, StapleStatus, Trust};
 use burrow_testkit::peers::Peers;
 use burrow_x509::{certificates_from_pem, format_pin, spki_sha256, Certificate};
 
 fn opts(p: &Peers, name: &str) -> FetchOptions {
     let mut o = FetchOptions::new("127.0.0.1", p.port(name), Some("localhost"), "/");
-    o.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
+    o.tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
     o
+}
+
+/// What verification concluded on a full handshake.
+fn report(r: &FetchResult) -> &CertReport {
+    r.tls
+        .certificate
+        .as_ref()
+        .expect("a full handshake reports its certificate")
 }
 
 /// The x509 code a correct client must fail with on `name` (staples requested and checked),
@@ -34,11 +42,11 @@ fn expected_code(p: &Peers, name: &str) -> Option<String> {
 
 fn fails_with(o: &FetchOptions, name: &str) -> burrow_x509::Error {
     match fetch(o) {
-        Err(FetchError::Certificate(e)) => e,
+        Err(Error::Certificate(e)) => e,
         Err(other) => panic!("{name}: expected a certificate error, got {other}"),
         Ok(r) => panic!(
             "{name}: expected a certificate error, got status {} ({:?})",
-            r.response.status, r.certificate
+            r.response.status, r.tls.certificate
         ),
     }
 }
@@ -55,7 +63,7 @@ fn check_rejected(name: &str) {
     let e = fails_with(&opts(&p, name), name);
     assert_eq!(e.code(), want, "{name}: {e}");
     let err = fetch(&opts(&p, name)).unwrap_err();
-    assert_eq!(err.code(), want, "FetchError::code surfaces the x509 code");
+    assert_eq!(err.code(), want, "Error::code surfaces the x509 code");
     assert!(
         err.to_string().contains(&want),
         "{name}: message names the code: {err}"
@@ -135,10 +143,10 @@ fn check_staple_port(name: &str) {
     // Not asking: the server staples nothing and the chain itself is fine (EXPECT=ok).
     assert_eq!(p.prop(name, "EXPECT"), Some("ok"));
     let mut o = opts(&p, name);
-    o.request_staple = false;
+    o.tls.request_staple = false;
     let r = succeeds(&o, name);
-    assert_eq!(r.certificate.staple, StapleStatus::None, "{name}");
-    assert!(r.ocsp_response.is_none(), "{name}");
+    assert_eq!(report(&r).staple, StapleStatus::None, "{name}");
+    assert!(r.tls.stapled_ocsp.is_none(), "{name}");
 }
 
 #[test]
@@ -157,7 +165,7 @@ fn check_good(name: &str) -> FetchResult {
     };
     assert!(expected_code(&p, name).is_none(), "{name} must succeed");
     let r = succeeds(&opts(&p, name), name);
-    let c = &r.certificate;
+    let c = report(&r);
     assert!(!c.insecure, "{name}");
     assert!(c.path_len >= 2, "{name}: path {c:?}");
     assert!(!c.anchor_subject.is_empty(), "{name}");
@@ -214,7 +222,7 @@ fn gnutls_succeeds_with_its_staple() {
 fn openssl_s_server_hrr_succeeds_with_its_staple() {
     if peers_up() {
         let r = check_good("SSERVER_HRR");
-        assert!(r.summary.hello_retry);
+        assert!(r.tls.hello_retry);
     }
 }
 
@@ -225,12 +233,12 @@ fn require_staple_refuses_a_server_without_one() {
     };
     assert_eq!(p.prop("TLS13", "STAPLE"), Some("none"));
     let mut o = opts(&p, "TLS13");
-    o.revocation = Revocation::RequireStaple;
+    o.tls.revocation = Revocation::RequireStaple;
     assert_eq!(fails_with(&o, "TLS13").code(), "OCSP_STAPLE_REQUIRED");
     let mut o = opts(&p, "STAPLE_GOOD");
-    o.revocation = Revocation::RequireStaple;
+    o.tls.revocation = Revocation::RequireStaple;
     let r = succeeds(&o, "STAPLE_GOOD");
-    assert!(matches!(r.certificate.staple, StapleStatus::Good(_)));
+    assert!(matches!(report(&r).staple, StapleStatus::Good(_)));
 }
 
 fn root_pin(p: &Peers) -> String {
@@ -246,18 +254,18 @@ fn pins_accept_the_root_and_report_seen_pins_on_mismatch() {
     };
     let root = root_pin(&p);
     let mut o = opts(&p, "TLS13");
-    o.pins = vec![root.clone()];
+    o.tls.pins = vec![root.clone()];
     let ok = succeeds(&o, "TLS13");
-    let leaf = ok.certificate.leaf_pin.clone();
+    let leaf = report(&ok).leaf_pin.clone();
 
     let wrong = format!("sha256/{}", "A".repeat(43) + "=");
-    o.pins = vec![wrong];
+    o.tls.pins = vec![wrong];
     let err = fetch(&o).unwrap_err();
     assert_eq!(err.code(), "CERT_PIN_MISMATCH");
     let msg = err.to_string();
     assert!(msg.contains(&root), "lists the root's pin: {msg}");
     assert!(msg.contains(&leaf), "lists the leaf's pin: {msg}");
-    let FetchError::Certificate(burrow_x509::Error::PinMismatch(seen)) = err else {
+    let Error::Certificate(burrow_x509::Error::PinMismatch(seen)) = err else {
         panic!("{msg}")
     };
     assert!(seen.hashes().len() >= 2);
@@ -269,7 +277,7 @@ fn system_roots_do_not_trust_the_test_ca() {
         return;
     };
     let mut o = opts(&p, "TLS13");
-    o.trust = Trust::System;
+    o.tls.trust = Trust::System;
     assert_eq!(fails_with(&o, "TLS13").code(), "CERT_UNTRUSTED");
 }
 
@@ -279,10 +287,10 @@ fn insecure_mode_accepts_the_self_signed_port_and_says_so() {
         return;
     };
     let mut o = opts(&p, "SELFSIGNED");
-    o.trust = Trust::InsecureAcceptAnyCertificate;
+    o.tls.trust = Trust::InsecureAcceptAnyCertificate;
     let r = succeeds(&o, "SELFSIGNED");
-    assert!(r.certificate.insecure);
-    assert_eq!(r.certificate.staple, StapleStatus::NotChecked);
+    assert!(report(&r).insecure);
+    assert_eq!(report(&r).staple, StapleStatus::NotChecked);
 }
 
 #[test]
@@ -291,9 +299,9 @@ fn a_bad_pin_is_a_configuration_error_before_connecting() {
         return;
     };
     let mut o = opts(&p, "TLS13");
-    o.pins = vec!["sha1/abc".into()];
+    o.tls.pins = vec!["sha1/abc".into()];
     let e = fetch(&o).unwrap_err();
-    assert!(matches!(e, FetchError::TrustConfig(_)), "{e}");
+    assert!(matches!(e, Error::TrustConfig(_)), "{e}");
 }
 
 #[test]
@@ -304,7 +312,7 @@ fn ip_literal_without_sni_matches_the_ip_san_and_other_names_do_not() {
     let mut o = opts(&p, "TLS13");
     o.server_name = None;
     let r = succeeds(&o, "TLS13 by IP");
-    assert!(r.certificate.path_len >= 2);
+    assert!(report(&r).path_len >= 2);
     let mut o = opts(&p, "TLS13");
     o.server_name = Some("example.com".into());
     assert_eq!(
@@ -320,11 +328,12 @@ fn resumption_reports_no_certificate() {
     };
     let mut o = opts(&p, "TLS13");
     let first = succeeds(&o, "TLS13");
-    assert!(first.certificate.presented >= 1);
-    o.ticket = first.tickets.last().cloned();
+    assert!(report(&first).presented >= 1);
+    o.ticket = first.ticket;
     assert!(o.ticket.is_some(), "nginx issues tickets");
     let second = succeeds(&o, "TLS13 resumed");
-    assert!(second.summary.resumed);
-    assert_eq!(second.certificate.presented, 0);
-    assert_eq!(second.certificate.staple, StapleStatus::NotChecked);
+    assert!(second.tls.resumed);
+    assert_eq!(second.tls.certificate, None);
+    assert!(second.tls.peer_chain.is_empty());
+    assert_eq!(second.tls.ocsp, StapleStatus::NotChecked);
 }

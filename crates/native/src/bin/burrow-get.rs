@@ -1,7 +1,9 @@
-//! `burrow-get HOST PORT PATH [options]`: one HTTPS GET over burrow's TLS 1.3, the chain
-//! validated by burrow-x509. Prints the body to stdout and what was negotiated and verified
-//! to stderr.
+//! `burrow-get HOST PORT PATH [options]`: one HTTPS GET on one TLS connection
+//! ([`burrow_native::fetch`]: burrow-client's `TlsStream`, the chain validated by
+//! burrow-x509). Prints the body to stdout and what was negotiated and verified to stderr,
+//! including what `burrow -v` cannot show: the HelloRetryRequest, the ticket, close_notify.
 
+use burrow_client::{group_name, suite_name};
 use burrow_native::{fetch, FetchOptions, Revocation, Trust};
 use std::io::Write;
 
@@ -39,37 +41,41 @@ fn main() {
         match flag.as_str() {
             "--sni" => opts.server_name = Some(value()),
             "--cacert" => anchors.push(read(&value())),
-            "--pin" => opts.pins.push(value()),
-            "--pin-leaf" => opts.trust = Trust::PinnedLeaf(read(&value())),
+            "--pin" => opts.tls.pins.push(value()),
+            "--pin-leaf" => opts.tls.trust = Trust::PinnedLeaf(read(&value())),
             "--insecure" => insecure = true,
-            "--require-staple" => opts.revocation = Revocation::RequireStaple,
-            "--no-staple" => opts.request_staple = false,
+            "--require-staple" => opts.tls.revocation = Revocation::RequireStaple,
+            "--no-staple" => opts.tls.request_staple = false,
             other => die(&format!("unknown option {other}\n{USAGE}")),
         }
     }
     if insecure {
-        opts.trust = Trust::InsecureAcceptAnyCertificate;
+        opts.tls.trust = Trust::InsecureAcceptAnyCertificate;
     } else if !anchors.is_empty() {
-        opts.trust = Trust::AnchorsPem(anchors);
+        opts.tls.trust = Trust::AnchorsPem(anchors);
     }
     match fetch(&opts) {
         Ok(r) => {
+            let t = &r.tls;
             eprintln!(
-                "status {} suite {:?} group {:?} alpn {:?} resumed {} hrr {} tickets {} close_notify {}",
+                "status {} version {:#06x} suite {} group {} alpn {:?} resumed {} hrr {} ticket {} close_notify {}",
                 r.response.status,
-                r.summary.cipher_suite,
-                r.summary.group,
-                r.summary.alpn,
-                r.summary.resumed,
-                r.summary.hello_retry,
-                r.tickets.len(),
+                t.version,
+                suite_name(t.cipher_suite).unwrap_or("?"),
+                group_name(t.group).unwrap_or("?"),
+                t.alpn,
+                t.resumed,
+                t.hello_retry,
+                r.ticket.is_some(),
                 r.close_notify
             );
-            let c = &r.certificate;
-            eprintln!(
-                "certificate: presented {} path {} insecure {} leaf {} staple {:?}",
-                c.presented, c.path_len, c.insecure, c.leaf_pin, c.staple
-            );
+            match &t.certificate {
+                Some(c) => eprintln!(
+                    "certificate: presented {} path {} insecure {} leaf {} staple {:?}",
+                    c.presented, c.path_len, c.insecure, c.leaf_pin, c.staple
+                ),
+                None => eprintln!("certificate: none (resumed)"),
+            }
             let _ = std::io::stdout().write_all(&r.response.body);
         }
         Err(e) => {
