@@ -37,6 +37,20 @@ pub struct ResponseHead {
 }
 
 impl ResponseHead {
+    /// The header fields as text, in order (invalid UTF-8 replaced: for display and for APIs
+    /// that carry strings).
+    pub fn fields_lossy(&self) -> Vec<(String, String)> {
+        self.headers
+            .iter()
+            .map(|(n, v)| {
+                (
+                    String::from_utf8_lossy(n).into_owned(),
+                    String::from_utf8_lossy(v).into_owned(),
+                )
+            })
+            .collect()
+    }
+
     /// True for 1xx statuses.
     pub fn is_interim(&self) -> bool {
         (100..200).contains(&self.status)

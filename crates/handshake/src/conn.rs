@@ -413,13 +413,21 @@ impl Connection {
     /// Bytes read from the transport. Bytes after the server's close_notify are ignored
     /// (RFC 8446 §6.1).
     pub fn feed(&mut self, data: &[u8]) -> Result<(), Error> {
+        self.take_input(|reader| reader.feed(data))
+    }
+
+    /// Hands input to the record reader, unless the connection failed or the peer closed.
+    fn take_input(
+        &mut self,
+        give: impl FnOnce(&mut RecordReader) -> Result<(), burrow_record::RecordError>,
+    ) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
         if self.peer_closed {
             return Ok(());
         }
-        let r = self.io.reader.feed(data).map_err(Error::Record);
+        let r = give(&mut self.io.reader).map_err(Error::Record);
         r.or_else(|e| self.fail(e))
     }
 
@@ -433,14 +441,7 @@ impl Connection {
     /// `n` bytes were read into [`recv_buf`](Self::recv_buf). Bytes after the server's
     /// close_notify are ignored.
     pub fn commit(&mut self, n: usize) -> Result<(), Error> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        if self.peer_closed {
-            return Ok(());
-        }
-        let r = self.io.reader.commit(n).map_err(Error::Record);
-        r.or_else(|e| self.fail(e))
+        self.take_input(|reader| reader.commit(n))
     }
 
     /// The application data lent by the last [`Event::Plaintext`] and not yet consumed.

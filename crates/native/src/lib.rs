@@ -200,16 +200,7 @@ fn read_response(decoder: &mut ResponseDecoder) -> Result<Response, Error> {
     loop {
         match decoder.next_event().map_err(Error::Http1)? {
             Next::Head { head, .. } => {
-                let headers = head
-                    .headers
-                    .iter()
-                    .map(|(n, v)| {
-                        (
-                            String::from_utf8_lossy(n).into_owned(),
-                            String::from_utf8_lossy(v).into_owned(),
-                        )
-                    })
-                    .collect();
+                let headers = head.fields_lossy();
                 response = Some(Response {
                     status: head.status,
                     headers,

@@ -186,16 +186,7 @@ impl<N: Net> Client<N> {
                             return Err(fatal(Error::BodyTooLarge { limit }));
                         }
                     }
-                    let headers = head
-                        .headers
-                        .iter()
-                        .map(|(n, v)| {
-                            (
-                                String::from_utf8_lossy(n).into_owned(),
-                                String::from_utf8_lossy(v).into_owned(),
-                            )
-                        })
-                        .collect();
+                    let headers = head.fields_lossy();
                     return Ok(Exchange {
                         status: head.status,
                         version: head.version,
