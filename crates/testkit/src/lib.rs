@@ -10,6 +10,9 @@
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
 //! * [`node`]: test servers run by Node 22 (OpenSSL 3.5), killed when dropped; an older or
 //!   missing Node is a failure naming `script/bootstrap`.
+//! * [`tls13_server`] (feature `tls13-server`): a scripted, sans-IO TLS 1.3 server (X25519,
+//!   Ed25519 certificate, KeyUpdate injection) for in-memory client tests and the benchmarks,
+//!   native and wasm32.
 
 pub mod embedded;
 pub mod fingerprint;
@@ -18,6 +21,8 @@ pub mod hex;
 pub mod node;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peers;
+#[cfg(feature = "tls13-server")]
+pub mod tls13_server;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod vectors;
 
