@@ -41,18 +41,24 @@ impl Clock for PerformanceClock {
     }
 }
 
-/// Runs the ladder (`quick`: the rough short run) and returns the table; progress lines go to
-/// `console.error` as each measurement ends. `platform` names the runtime for the header.
+/// Runs the ladder (`quick`: the rough short run; `only`: rung letters to run, empty for all)
+/// and returns the table; progress lines go to `console.error` as each measurement ends.
+/// `platform` names the runtime for the header.
 #[wasm_bindgen]
-pub fn run_ladder(quick: bool, platform: &str) -> String {
+pub fn run_ladder(quick: bool, only: &str, platform: &str) -> Result<String, JsError> {
     // A panic would otherwise surface as a bare `unreachable` trap.
     std::panic::set_hook(Box::new(|info| console_error(&format!("panic: {info}"))));
-    let opts = if quick {
+    let mut opts = if quick {
         Options::quick()
     } else {
         Options::full()
     };
+    if !only.is_empty() {
+        opts = opts
+            .only(only)
+            .ok_or_else(|| JsError::new("--only takes rung letters a to e"))?;
+    }
     let clock: Rc<dyn Clock> = Rc::new(PerformanceClock);
     let report = ladder::run(Rc::clone(&clock), opts, &mut |line| console_error(line));
-    report.table(&*clock, opts, &format!("wasm32 in {platform}"))
+    Ok(report.table(&*clock, opts, &format!("wasm32 in {platform}")))
 }
