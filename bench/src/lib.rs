@@ -286,9 +286,10 @@ impl<'a> Op<'a> {
 }
 
 /// Times `ops` on `clock`, one operation at a time (so setups stay outside the figures) and
-/// interleaved: each round runs every op's batch in turn, so load that comes and goes on a
-/// shared machine hits them alike and per-round differences between them are meaningful. Each
-/// op's batch is calibrated to about `round_secs`; one warm-up round, then `rounds` rounds.
+/// interleaved: within a round the ops' operations alternate, spread evenly, so load that
+/// comes and goes on a shared machine hits them alike and per-round differences between them
+/// are meaningful. Each op's share of a round is calibrated to about `round_secs`; one warm-up
+/// round, then `rounds` rounds.
 /// Operations here take milliseconds, so two clock reads per operation do not matter.
 pub fn sample_interleaved(
     clock: &dyn Clock,
@@ -317,20 +318,28 @@ pub fn sample_interleaved(
     let mut per_round = vec![Vec::with_capacity(rounds); ops.len()];
     let mut wall = vec![Vec::with_capacity(rounds); ops.len()];
     let mut excluded = vec![0.0; ops.len()];
+    let total: u64 = iterations.iter().sum();
     for r in 0..=rounds {
-        for (i, op) in ops.iter_mut().enumerate() {
-            let n = iterations[i];
-            let mut sum = Reading::default();
-            let mut ex = 0.0;
-            for _ in 0..n {
-                let (t, e) = (op.once)(clock);
-                sum += t;
-                ex += e;
-            }
-            if r > 0 {
-                per_round[i].push(sum.primary / n as f64);
-                wall[i].push(sum.wall / n as f64);
-                excluded[i] += ex / n as f64 / rounds as f64;
+        let mut done = vec![0u64; ops.len()];
+        let mut sum = vec![Reading::default(); ops.len()];
+        let mut ex = vec![0.0; ops.len()];
+        // Operation by operation, the op furthest behind its share of the round goes next, so
+        // the ops' iterations are spread evenly over the round.
+        for _ in 0..total {
+            let behind = |i: usize| done[i] as f64 / iterations[i] as f64;
+            let i = (0..ops.len())
+                .min_by(|&a, &b| behind(a).total_cmp(&behind(b)))
+                .unwrap_or(0);
+            let (t, e) = (ops[i].once)(clock);
+            sum[i] += t;
+            ex[i] += e;
+            done[i] += 1;
+        }
+        if r > 0 {
+            for (i, &n) in iterations.iter().enumerate() {
+                per_round[i].push(sum[i].primary / n as f64);
+                wall[i].push(sum[i].wall / n as f64);
+                excluded[i] += ex[i] / n as f64 / rounds as f64;
             }
         }
     }
