@@ -1,11 +1,18 @@
-//! burrow benchmarks: small timing helpers shared by the benchmark binaries.
+//! burrow benchmarks: small timing helpers shared by the benchmark binaries, and the
+//! receive-path ladder ([`ladder`]) that runs both natively and in wasm32.
 //!
 //! Benchmarks are native programs (`cargo run --release -p burrow-bench --bin crypto`); they read
 //! the clock, which the sans-IO crates never do. Figures come from here, never from timed
 //! assertions in tests.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Instant;
+
+pub mod corpus;
+pub mod ladder;
 
 /// How one operation was measured.
 #[derive(Clone, Copy, Debug)]
@@ -22,12 +29,14 @@ pub struct Measurement {
 }
 
 /// A point on both clocks: wall time and this thread's CPU time.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone, Copy)]
 struct Stamp {
     wall: Instant,
     cpu: f64,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[allow(clippy::disallowed_methods)] // a benchmark reads the clock by design
 fn now() -> Stamp {
     Stamp {
@@ -37,7 +46,7 @@ fn now() -> Stamp {
 }
 
 /// CPU time consumed by the calling thread, in seconds (0 if the clock is unavailable).
-#[cfg(not(unix))]
+#[cfg(all(not(unix), not(target_arch = "wasm32")))]
 fn thread_cpu_seconds() -> f64 {
     0.0
 }
@@ -57,6 +66,7 @@ fn thread_cpu_seconds() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Stamp {
     /// (wall seconds, CPU seconds) since `self`.
     fn elapsed(&self) -> (f64, f64) {
@@ -74,6 +84,7 @@ fn median(samples: &mut [f64]) -> f64 {
 
 /// Times `op` (CPU time of this thread, and wall time): calibrates an iteration count so one round takes about `round` of wall time,
 /// runs one warm-up round, then `rounds` measured rounds, and returns the median per-op time.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn measure<R>(round: Duration, rounds: usize, mut op: impl FnMut() -> R) -> Measurement {
     // Calibrate: double the count until one batch takes at least a tenth of a round.
     let mut iterations: u64 = 1;
@@ -110,4 +121,240 @@ pub fn measure<R>(round: Duration, rounds: usize, mut op: impl FnMut() -> R) -> 
         iterations,
         rounds,
     }
+}
+
+/// A reading of the clock a figure is quoted in (`primary`) and of wall time, in seconds from an
+/// arbitrary origin. Natively `primary` is this thread's CPU time; where there is no CPU clock
+/// (wasm32) both are wall time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reading {
+    /// Seconds on the clock figures are quoted in.
+    pub primary: f64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+}
+
+impl core::ops::Sub for Reading {
+    type Output = Reading;
+    fn sub(self, rhs: Reading) -> Reading {
+        Reading {
+            primary: self.primary - rhs.primary,
+            wall: self.wall - rhs.wall,
+        }
+    }
+}
+
+impl core::ops::AddAssign for Reading {
+    fn add_assign(&mut self, rhs: Reading) {
+        self.primary += rhs.primary;
+        self.wall += rhs.wall;
+    }
+}
+
+/// Where the ladder reads the time: [`ThreadCpuClock`] natively, `performance.now()` in wasm.
+pub trait Clock {
+    /// The current reading.
+    fn now(&self) -> Reading;
+    /// What `primary` measures, for the report.
+    fn describe(&self) -> &'static str;
+    /// Whether `primary` differs from wall time (false when there is only a wall clock).
+    fn has_cpu_time(&self) -> bool;
+}
+
+/// This thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) as the primary clock, plus wall time.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+pub struct ThreadCpuClock {
+    origin: Instant,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Default for ThreadCpuClock {
+    #[allow(clippy::disallowed_methods)] // a benchmark reads the clock by design
+    fn default() -> Self {
+        ThreadCpuClock {
+            origin: Instant::now(),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Clock for ThreadCpuClock {
+    fn now(&self) -> Reading {
+        Reading {
+            primary: thread_cpu_seconds(),
+            wall: self.origin.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn describe(&self) -> &'static str {
+        "thread CPU time"
+    }
+
+    fn has_cpu_time(&self) -> bool {
+        true
+    }
+}
+
+/// The result of [`sample`]: per-operation seconds on the primary clock.
+#[derive(Clone, Debug, Default)]
+pub struct Sample {
+    /// Median over the rounds of the mean per operation.
+    pub median: f64,
+    /// Fastest round.
+    pub min: f64,
+    /// Slowest round.
+    pub max: f64,
+    /// Each measured round's mean per operation, in round order.
+    pub per_round: Vec<f64>,
+    /// Median wall time per operation.
+    pub wall_median: f64,
+    /// Mean time per operation that the operation reported as not its own (subtracted above).
+    pub excluded: f64,
+    /// Operations per round.
+    pub iterations: u64,
+}
+
+impl Sample {
+    fn from_rounds(
+        mut per_round: Vec<f64>,
+        mut wall: Vec<f64>,
+        excluded: f64,
+        iterations: u64,
+    ) -> Sample {
+        let min = per_round.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = per_round.iter().copied().fold(0.0, f64::max);
+        let kept = per_round.clone();
+        Sample {
+            median: median(&mut per_round),
+            min,
+            max,
+            per_round: kept,
+            wall_median: median(&mut wall),
+            excluded,
+            iterations,
+        }
+    }
+}
+
+/// Median, fastest and slowest of `values` (e.g. per-round differences of two samples).
+pub fn stats(values: &[f64]) -> (f64, f64, f64) {
+    let mut v = values.to_vec();
+    let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (median(&mut v), min, max)
+}
+
+/// Runs setup then the operation; returns (time of the operation less what it excluded, the
+/// excluded primary seconds).
+type Once<'a> = Box<dyn FnMut(&dyn Clock) -> (Reading, f64) + 'a>;
+
+/// One operation to time, with its untimed setup: see [`sample_interleaved`].
+pub struct Op<'a> {
+    once: Once<'a>,
+}
+
+impl<'a> Op<'a> {
+    /// `setup` runs before each operation, outside the figure; `op` returns the time inside it
+    /// that is not its own (work of a scripted peer, timed on the same clock), which is
+    /// subtracted.
+    pub fn new<S>(
+        mut setup: impl FnMut() -> S + 'a,
+        mut op: impl FnMut(S) -> Reading + 'a,
+    ) -> Op<'a> {
+        Op {
+            once: Box::new(move |clock: &dyn Clock| {
+                let input = setup();
+                let start = clock.now();
+                let excluded = op(input);
+                let took = clock.now() - start;
+                (took - excluded, excluded.primary)
+            }),
+        }
+    }
+
+    /// An operation with no setup and nothing excluded.
+    pub fn plain(mut op: impl FnMut() + 'a) -> Op<'a> {
+        Op::new(
+            || (),
+            move |()| {
+                op();
+                Reading::default()
+            },
+        )
+    }
+}
+
+/// Times `ops` on `clock`, one operation at a time (so setups stay outside the figures) and
+/// interleaved: within a round the ops' operations alternate, spread evenly, so load that
+/// comes and goes on a shared machine hits them alike and per-round differences between them
+/// are meaningful. Each op's share of a round is calibrated to about `round_secs`; one warm-up
+/// round, then `rounds` rounds.
+/// Operations here take milliseconds, so two clock reads per operation do not matter.
+pub fn sample_interleaved(
+    clock: &dyn Clock,
+    round_secs: f64,
+    rounds: usize,
+    ops: &mut [Op<'_>],
+) -> Vec<Sample> {
+    let iterations: Vec<u64> = ops
+        .iter_mut()
+        .map(|op| {
+            // Double the count until a batch takes a tenth of a round.
+            let mut batch: u64 = 1;
+            let per = loop {
+                let mut total = 0.0;
+                for _ in 0..batch {
+                    total += (op.once)(clock).0.primary;
+                }
+                if total >= round_secs / 10.0 || batch >= 1 << 20 {
+                    break total / batch as f64;
+                }
+                batch *= 2;
+            };
+            ((round_secs / per.max(1e-9)) as u64).max(1)
+        })
+        .collect();
+    let mut per_round = vec![Vec::with_capacity(rounds); ops.len()];
+    let mut wall = vec![Vec::with_capacity(rounds); ops.len()];
+    let mut excluded = vec![0.0; ops.len()];
+    let total: u64 = iterations.iter().sum();
+    for r in 0..=rounds {
+        let mut done = vec![0u64; ops.len()];
+        let mut sum = vec![Reading::default(); ops.len()];
+        let mut ex = vec![0.0; ops.len()];
+        // Operation by operation, the op furthest behind its share of the round goes next, so
+        // the ops' iterations are spread evenly over the round.
+        for _ in 0..total {
+            let behind = |i: usize| done[i] as f64 / iterations[i] as f64;
+            let i = (0..ops.len())
+                .min_by(|&a, &b| behind(a).total_cmp(&behind(b)))
+                .unwrap_or(0);
+            let (t, e) = (ops[i].once)(clock);
+            sum[i] += t;
+            ex[i] += e;
+            done[i] += 1;
+        }
+        if r > 0 {
+            for (i, &n) in iterations.iter().enumerate() {
+                per_round[i].push(sum[i].primary / n as f64);
+                wall[i].push(sum[i].wall / n as f64);
+                excluded[i] += ex[i] / n as f64 / rounds as f64;
+            }
+        }
+    }
+    per_round
+        .into_iter()
+        .zip(wall)
+        .zip(excluded)
+        .zip(iterations)
+        .map(|(((p, w), e), n)| Sample::from_rounds(p, w, e, n))
+        .collect()
+}
+
+/// [`sample_interleaved`] of one operation.
+pub fn sample(clock: &dyn Clock, round_secs: f64, rounds: usize, op: Op<'_>) -> Sample {
+    sample_interleaved(clock, round_secs, rounds, &mut [op])
+        .pop()
+        .unwrap_or_default()
 }

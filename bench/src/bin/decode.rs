@@ -7,41 +7,10 @@
 use std::io::Write;
 use std::time::Duration;
 
-use burrow_bench::measure;
+use burrow_bench::{corpus, measure};
 use burrow_decode::{Coding, Decoder, InflateBackend};
 
 const PIECE: usize = 16 * 1024;
-
-/// About `len` bytes of web-like text: JSON-ish records with repeated keys and varying values,
-/// which compresses about as well as real HTML/JSON (gzip ratio ~4-6x).
-fn corpus(len: usize) -> Vec<u8> {
-    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let words = [
-        "burrow", "tunnel", "worker", "edge", "record", "stream", "header", "value",
-    ];
-    let mut out = String::with_capacity(len + 256);
-    while out.len() < len {
-        let r = next();
-        let word = words[(r % 8) as usize];
-        out.push_str(&format!(
-            "{{\"id\":{},\"name\":\"{word}-{}\",\"score\":{}.{},\"tags\":[\"{}\",\"{word}\"],\"ok\":{}}},\n",
-            r % 100_000,
-            (r >> 20) % 1000,
-            (r >> 30) % 100,
-            (r >> 40) % 1000,
-            words[((r >> 50) % 8) as usize],
-            r & 1 == 0
-        ));
-    }
-    out.truncate(len);
-    out.into_bytes()
-}
 
 fn gzip(data: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
@@ -85,7 +54,7 @@ fn main() {
     } else {
         (Duration::from_millis(400), 7)
     };
-    let data = corpus(4 * 1024 * 1024);
+    let data = corpus::json_like_text(4 * 1024 * 1024);
     let bodies = [
         (Coding::Gzip, gzip(&data)),
         (Coding::Deflate, zlib(&data)),
