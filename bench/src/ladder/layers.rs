@@ -5,7 +5,7 @@ use std::io::Write as _;
 
 use burrow_crypto::aead::{AeadAlgorithm, AeadKey, TAG_LEN};
 use burrow_h1::{Event as H1Event, Limits, RequestInfo};
-use burrow_h2::{Connection, Event as H2Event, Header};
+use burrow_h2::{Connection, Header};
 use burrow_record::{ContentType, Next, RecordReader, RecordWriter, TrafficKeys, HEADER_LEN};
 use burrow_testkit::tls13_server::Suite;
 
@@ -75,7 +75,7 @@ impl RecordSet {
         }
     }
 
-    /// a. `RecordReader::feed` (17 KiB pieces) + `next_record` until `NeedData`, a fresh reader
+    /// a. `RecordReader::recv_buf` + `commit` (17 KiB pieces, the transport's copy) + `next_record` until `NeedData`, a fresh reader
     /// per 4 MiB; interleaved with a'., the AEAD alone over the same records (copy of
     /// `ciphertext || tag` into a reused buffer, `AeadKey::open_in_place`; the key expanded
     /// once, outside the figure).
@@ -86,8 +86,13 @@ impl RecordSet {
             let mut r = RecordReader::new();
             r.set_keys(Some(TrafficKeys::new(alg, &key, &iv, 0).expect("key")));
             let mut got = 0;
+            // As the TLS client reads: the transport writes into the reader's free space.
             for piece in self.wire.chunks(TLS_READ) {
-                r.feed(piece).expect("feed");
+                r.recv_buf()
+                    .get_mut(..piece.len())
+                    .expect("a record of room")
+                    .copy_from_slice(piece);
+                r.commit(piece.len()).expect("commit");
                 loop {
                     match r.next_record().expect("record") {
                         Next::Record(p) => got += black_box(p.data).len(),
@@ -109,7 +114,7 @@ impl RecordSet {
         (
             Line {
                 name: format!("a. record open, {}", self.suite.aead_name()),
-                api: "a. burrow_record::RecordReader::{set_keys, feed, next_record} (inline AEAD)",
+                api: "a. burrow_record::RecordReader::{set_keys, recv_buf, commit, next_record} (inline AEAD)",
                 body: self.content,
                 sample: record,
             },
@@ -162,7 +167,7 @@ fn request_headers() -> Vec<Header> {
 }
 
 /// b. A server's byte stream (SETTINGS, SETTINGS ACK, HEADERS, 256 DATA frames of 16 KiB) fed
-/// to `Connection::handle_input` in 16 KiB pieces that straddle the frames, events drained and
+/// to `Connection::handle_input_with` in 16 KiB pieces that straddle the frames, events drained and
 /// every DATA released with `consume`; a fresh connection (the client's h2 settings) per 4 MiB.
 pub(crate) fn h2_data(clock: &dyn Clock, opts: Options) -> Line {
     let body = corpus::binary(BODY_LEN);
@@ -181,14 +186,20 @@ pub(crate) fn h2_data(clock: &dyn Clock, opts: Options) -> Line {
             let id = c.send_request(&headers, true).expect("request");
             let _ = c.take_transmit();
             let mut got = 0;
+            // As the client's driver reads: DATA lent to a sink, credit given back after.
             for piece in stream.chunks(HTTP_READ) {
-                c.handle_input(piece).expect("h2 input");
+                let mut lent = 0;
+                let mut sink = |sid: burrow_h2::StreamId, data: &[u8], _end: bool| {
+                    assert_eq!(sid, id);
+                    lent += black_box(data).len();
+                };
+                c.handle_input_with(piece, &mut sink).expect("h2 input");
+                got += lent;
+                if lent > 0 {
+                    c.consume(id, lent).expect("consume");
+                }
                 while let Some(ev) = c.poll_event() {
-                    if let H2Event::Data { stream, data, .. } = ev {
-                        assert_eq!(stream, id);
-                        got += black_box(&data).len();
-                        c.consume(stream, data.len()).expect("consume");
-                    }
+                    black_box(ev);
                 }
                 black_box(c.take_transmit());
             }
@@ -197,7 +208,7 @@ pub(crate) fn h2_data(clock: &dyn Clock, opts: Options) -> Line {
     );
     Line {
         name: "b. h2 DATA parse".to_string(),
-        api: "b. burrow_h2::Connection::{new, send_request, handle_input, poll_event (Event::Data), consume, take_transmit}",
+        api: "b. burrow_h2::Connection::{new, send_request, handle_input_with (DataSink), poll_event, consume, take_transmit}",
         body: BODY_LEN,
         sample: s,
     }

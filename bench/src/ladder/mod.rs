@@ -3,9 +3,9 @@
 //! (`src/bin/ladder.rs`) and in wasm32 under Node (`bench/wasm`). `script/bench` runs both.
 //!
 //! Rungs (4 MiB of body each; MB = 10^6 bytes of body, not of wire bytes):
-//! * a. record open: `burrow_record::RecordReader` (`feed` + `next_record`) over sealed 16 KiB
+//! * a. record open: `burrow_record::RecordReader` (`recv_buf`/`commit` + `next_record`) over sealed 16 KiB
 //!   TLS 1.3 records, and burrow-crypto's AEAD alone over the same records.
-//! * b. h2 DATA parse: `burrow_h2::Connection::handle_input` + `poll_event` + `consume`.
+//! * b. h2 DATA parse: `burrow_h2::Connection::handle_input_with` (a `DataSink`) + `consume`.
 //! * c. h1 chunked parse: `burrow_h1::Decoder` over the caller's buffer, as the client uses it.
 //! * d. inflate: `burrow_decode::Decoder`, gzip, per MB of decoded output.
 //! * e. the whole path, ciphertext in → body chunks out, through `Client::fetch` +

@@ -534,11 +534,9 @@ fn get(net: &MemNet, client: &Client<MemNet>) -> (usize, &'static str, bool) {
             .expect("fetch");
         assert_eq!(resp.status, 200);
         let mut n = 0;
-        // Today's API hands out an owned Vec per chunk. A borrowed-chunk API (a slice lent
-        // from the client's own buffer, valid until the next call) goes here instead; the
-        // loop stays the same.
-        while let Some(chunk) = resp.chunk().await.expect("body") {
-            n += black_box(&chunk).len();
+        // The chunk is lent from the response's own buffer (reused from chunk to chunk).
+        while let Some(chunk) = resp.next_chunk().await.expect("body") {
+            n += black_box(chunk).len();
         }
         (n, resp.meta.http_version, resp.meta.reused)
     })
