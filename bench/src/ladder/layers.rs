@@ -88,11 +88,24 @@ impl RecordSet {
             let mut got = 0;
             // As the TLS client reads: the transport writes into the reader's free space.
             for piece in self.wire.chunks(TLS_READ) {
-                r.recv_buf()
-                    .get_mut(..piece.len())
-                    .expect("a record of room")
-                    .copy_from_slice(piece);
-                r.commit(piece.len()).expect("commit");
+                let room = r.recv_buf();
+                let n = piece.len().min(room.len());
+                room.get_mut(..n)
+                    .expect("room")
+                    .copy_from_slice(piece.get(..n).expect("piece"));
+                r.commit(n).expect("commit");
+                if n < piece.len() {
+                    // Less room than a read: take the records, then the rest of the read.
+                    while let Next::Record(p) = r.next_record().expect("record") {
+                        got += black_box(p.data).len();
+                    }
+                    let rest = piece.get(n..).expect("rest");
+                    r.recv_buf()
+                        .get_mut(..rest.len())
+                        .expect("a record of room")
+                        .copy_from_slice(rest);
+                    r.commit(rest.len()).expect("commit");
+                }
                 loop {
                     match r.next_record().expect("record") {
                         Next::Record(p) => got += black_box(p.data).len(),
