@@ -109,7 +109,8 @@ impl RecordSet {
         (
             Line {
                 name: format!("a. record open, {}", self.suite.aead_name()),
-                api: "a. burrow_record::RecordReader::{set_keys, feed, next_record} (inline AEAD)",
+                api: "a. burrow_record::RecordReader::{set_keys, feed, next_record} (inline AEAD)"
+                    .to_string(),
                 body: self.content,
                 sample: record,
             },
@@ -145,7 +146,8 @@ impl RecordSet {
     pub(crate) fn aead_result(&self, sample: Sample, name: String, body: usize) -> Line {
         Line {
             name,
-            api: "a. burrow_crypto::aead::AeadKey::open_in_place (+ copy of each record)",
+            api: "a. burrow_crypto::aead::AeadKey::open_in_place (+ copy of each record)"
+                .to_string(),
             body,
             sample,
         }
@@ -197,7 +199,7 @@ pub(crate) fn h2_data(clock: &dyn Clock, opts: Options) -> Line {
     );
     Line {
         name: "b. h2 DATA parse".to_string(),
-        api: "b. burrow_h2::Connection::{new, send_request, handle_input, poll_event (Event::Data), consume, take_transmit}",
+        api: "b. burrow_h2::Connection::{new, send_request, handle_input, poll_event (Event::Data), consume, take_transmit}".to_string(),
         body: BODY_LEN,
         sample: s,
     }
@@ -244,7 +246,7 @@ pub(crate) fn h1_chunked(clock: &dyn Clock, opts: Options) -> Line {
     );
     Line {
         name: "c. h1 chunked parse".to_string(),
-        api: "c. burrow_h1::Decoder::{new, expect_response, decode} over the caller's Vec (Event::Data(range))",
+        api: "c. burrow_h1::Decoder::{new, expect_response, decode} over the caller's Vec (Event::Data(range))".to_string(),
         body: BODY_LEN,
         sample: s,
     }
@@ -277,7 +279,7 @@ pub(crate) fn inflate(clock: &dyn Clock, opts: Options) -> Line {
             "d. inflate gzip (ratio {:.1}x)",
             BODY_LEN as f64 / gz.len() as f64
         ),
-        api: "d. burrow_decode::Decoder::{new, decode, finish} (gzip, default backend)",
+        api: "d. burrow_decode::Decoder::{new, decode, finish} (gzip, default backend)".to_string(),
         body: BODY_LEN,
         sample: s,
     }

@@ -629,7 +629,7 @@ pub(crate) fn whole_path(
     PathResult {
         path: Line {
             name,
-            api: "e. burrow_client::{Client::new, Client::fetch, Response::chunk} over a Net/NetStream (in memory), ClientConfig.tls.trust = InsecureAcceptAnyCertificate",
+            api: "e. burrow_client::{Client::new, Client::fetch, Response::chunk} over a Net/NetStream (in memory), ClientConfig.tls.trust = InsecureAcceptAnyCertificate".to_string(),
             body: BODY_LEN,
             sample: s,
         },
