@@ -27,5 +27,6 @@ for (let i = 0; i < n; i++) {
   results.push(glue.run_item(quick, only, i));
 }
 glue.__wbg_reset_state();
-const platform = `Node ${process.versions.node} (V8 ${process.versions.v8})`;
+const tunables = process.env.GLIBC_TUNABLES ? `, GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES}` : "";
+const platform = `Node ${process.versions.node} (V8 ${process.versions.v8}${tunables})`;
 process.stdout.write(glue.table(quick, only, results, platform));

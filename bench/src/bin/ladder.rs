@@ -29,6 +29,13 @@ fn steady_heap() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn steady_heap() {}
 
+/// glibc's memcpy switches to `rep movsb` from a few KiB on; on this machine (AMD EPYC) its
+/// speed depends on where the buffers sit, so the 16 KiB copies of the path cost 0.2 or 0.9
+/// ms/MB from one round to the next (perf: memmove is 20-30% of a whole-path profile). Raising
+/// the threshold keeps those copies on the vector loop: every copy is still made and timed, at
+/// a speed that no longer depends on placement. An explicit `GLIBC_TUNABLES` is left alone.
+const STEADY_MEMCPY: &str = "glibc.cpu.x86_rep_movsb_threshold=2097152";
+
 fn fail(msg: &str) -> ! {
     eprintln!("ladder: {msg}");
     std::process::exit(2)
@@ -67,9 +74,15 @@ fn main() {
     }
 
     let exe = std::env::current_exe().unwrap_or_else(|e| fail(&format!("own path: {e}")));
+    let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_else(|_| STEADY_MEMCPY.to_string());
     let mut report = Report::default();
+    report.notes.push(format!(
+        "Each item ran in its own process, with GLIBC_TUNABLES={tunables} (see STEADY_MEMCPY in \
+         src/bin/ladder.rs) and glibc's heap trimming off."
+    ));
     for (i, item) in items.iter().enumerate() {
         let out = Command::new(&exe)
+            .env("GLIBC_TUNABLES", &tunables)
             .args(&args)
             .args(["--item", &i.to_string()])
             .output()

@@ -92,6 +92,10 @@ pub fn table(
 ) -> Result<String, JsError> {
     let opts = options(quick, only)?;
     let mut report = Report::default();
+    report.notes.push(
+        "Each item ran in a fresh instance of the module (same compiled code, new linear memory)."
+            .to_string(),
+    );
     for r in &results {
         report.add(Outcome::decode(r).ok_or_else(|| JsError::new("unreadable item result"))?);
     }
