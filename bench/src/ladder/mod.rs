@@ -90,7 +90,7 @@ pub struct Line {
     /// Rung letter and what was timed.
     pub name: String,
     /// The public API timed.
-    pub api: &'static str,
+    pub api: String,
     /// Body bytes per operation.
     pub body: usize,
     /// The timing.
@@ -129,47 +129,215 @@ pub struct Report {
     pub layers: Vec<Line>,
     /// The whole-path lines (rung e).
     pub paths: Vec<PathResult>,
+    /// How the run was set up beyond the options (printed under the table).
+    pub notes: Vec<String>,
 }
 
-/// Runs the ladder; `progress` gets a line as each measurement finishes (the caller sends it
-/// to stderr or the console), the returned report is the table.
-pub fn run(clock: Rc<dyn Clock>, opts: Options, progress: &mut dyn FnMut(&str)) -> Report {
-    let mut report = Report::default();
-    let add = |report: &mut Report, line: Line, progress: &mut dyn FnMut(&str)| {
-        progress(&format_line(&line, clock.has_cpu_time()));
-        report.layers.push(line);
-    };
+/// One independently measured piece of the ladder (a rung, or one suite or HTTP version of
+/// it). Natively each runs in its own process and in wasm in a fresh instance, so a figure does
+/// not depend on the heap the earlier items left behind (which moved h1 figures by 3x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// a. record open and the AEAD alone, one suite.
+    Records(Suite),
+    /// b.
+    H2Data,
+    /// c.
+    H1Chunked,
+    /// d.
+    Inflate,
+    /// e. one suite, one HTTP version, and whether record AEAD goes through the offload seam
+    /// (`TlsSettings::offload` = `InlineOffload`: the job protocol the Worker's WebCrypto
+    /// provider answers, here answered at once with burrow-crypto).
+    Path(Suite, Http, bool),
+}
+
+/// The items `opts` selects, in table order.
+pub fn items(opts: Options) -> Vec<Item> {
+    let mut out = Vec::new();
     if opts.runs('a') {
-        for suite in [Suite::Aes128GcmSha256, Suite::ChaCha20Poly1305Sha256] {
-            let set = layers::RecordSet::new(suite, &layers::record_payloads());
-            let (record, aead) = set.record_and_aead(&*clock, opts);
-            add(&mut report, record, progress);
-            add(&mut report, aead, progress);
-        }
+        out.push(Item::Records(Suite::Aes128GcmSha256));
+        out.push(Item::Records(Suite::ChaCha20Poly1305Sha256));
     }
     if opts.runs('b') {
-        add(&mut report, layers::h2_data(&*clock, opts), progress);
+        out.push(Item::H2Data);
     }
     if opts.runs('c') {
-        add(&mut report, layers::h1_chunked(&*clock, opts), progress);
+        out.push(Item::H1Chunked);
     }
     if opts.runs('d') {
-        add(&mut report, layers::inflate(&*clock, opts), progress);
+        out.push(Item::Inflate);
     }
-    let suites: &[Suite] = if !opts.runs('e') {
-        &[]
-    } else if opts.all_suites {
-        &[Suite::Aes128GcmSha256, Suite::ChaCha20Poly1305Sha256]
-    } else {
-        &[Suite::ChaCha20Poly1305Sha256]
-    };
-    for &suite in suites {
-        for http in [Http::H2, Http::H1Length, Http::H1Chunked] {
-            let r = path::whole_path(Rc::clone(&clock), opts, suite, http);
-            progress(&format_line(&r.path, clock.has_cpu_time()));
-            progress(&format_line(&r.aead, clock.has_cpu_time()));
-            report.paths.push(r);
+    if opts.runs('e') {
+        let suites: &[Suite] = if opts.all_suites {
+            &[Suite::Aes128GcmSha256, Suite::ChaCha20Poly1305Sha256]
+        } else {
+            &[Suite::ChaCha20Poly1305Sha256]
+        };
+        for &suite in suites {
+            for http in [Http::H2, Http::H1Length, Http::H1Chunked] {
+                out.push(Item::Path(suite, http, false));
+            }
         }
+        // The seam's own cost, under the suite whose AEAD is the smaller part in wasm (in the
+        // Worker, ChaCha20-Poly1305 connections go through the seam too).
+        out.push(Item::Path(Suite::ChaCha20Poly1305Sha256, Http::H2, true));
+        if opts.all_suites {
+            out.push(Item::Path(
+                Suite::ChaCha20Poly1305Sha256,
+                Http::H1Length,
+                true,
+            ));
+        }
+    }
+    out
+}
+
+/// What one item measured.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Per-layer lines.
+    Lines(Vec<Line>),
+    /// A whole-path line with its AEAD comparison.
+    Path(Box<PathResult>),
+}
+
+/// Measures one item.
+pub fn run_item(clock: &Rc<dyn Clock>, opts: Options, item: Item) -> Outcome {
+    match item {
+        Item::Records(suite) => {
+            let set = layers::RecordSet::new(suite, &layers::record_payloads());
+            let (record, aead) = set.record_and_aead(&**clock, opts);
+            Outcome::Lines(vec![record, aead])
+        }
+        Item::H2Data => Outcome::Lines(vec![layers::h2_data(&**clock, opts)]),
+        Item::H1Chunked => Outcome::Lines(vec![layers::h1_chunked(&**clock, opts)]),
+        Item::Inflate => Outcome::Lines(vec![layers::inflate(&**clock, opts)]),
+        Item::Path(suite, http, offload) => Outcome::Path(Box::new(path::whole_path(
+            Rc::clone(clock),
+            opts,
+            suite,
+            http,
+            offload,
+        ))),
+    }
+}
+
+impl Outcome {
+    /// The table lines of this outcome (`wall`: with the wall-time column).
+    pub fn lines(&self, wall: bool) -> Vec<String> {
+        match self {
+            Outcome::Lines(ls) => ls.iter().map(|l| format_line(l, wall)).collect(),
+            Outcome::Path(p) => vec![format_line(&p.path, wall), format_line(&p.aead, wall)],
+        }
+    }
+
+    /// A text form that [`Outcome::decode`] reads back exactly (to cross a process or a wasm
+    /// instance): one line per `Line`, tab-separated; a path outcome starts with its figures.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        let mut line = |l: &Line| {
+            let s = &l.sample;
+            let rounds: Vec<String> = s.per_round.iter().map(f64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                l.name,
+                l.api,
+                l.body,
+                s.median,
+                s.min,
+                s.max,
+                s.wall_median,
+                s.excluded,
+                s.iterations,
+                rounds.join(",")
+            );
+        };
+        match self {
+            Outcome::Lines(ls) => ls.iter().for_each(&mut line),
+            Outcome::Path(p) => {
+                let (mid, lo, hi) = p.beyond;
+                let head = format!("P\t{}\t{mid}\t{lo}\t{hi}\n", p.client_records);
+                line(&p.path);
+                line(&p.aead);
+                out.insert_str(0, &head);
+            }
+        }
+        out
+    }
+
+    /// Reads [`Outcome::encode`]'s text; `None` if it is not that.
+    pub fn decode(text: &str) -> Option<Outcome> {
+        let mut path: Option<(f64, (f64, f64, f64))> = None;
+        let mut lines = Vec::new();
+        for row in text.lines().filter(|r| !r.is_empty()) {
+            let f: Vec<&str> = row.split('\t').collect();
+            let num = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok());
+            match f.first() {
+                Some(&"P") => path = Some((num(1)?, (num(2)?, num(3)?, num(4)?))),
+                Some(&"L") => {
+                    let per_round = match f.get(10) {
+                        Some(v) if !v.is_empty() => v
+                            .split(',')
+                            .map(|x| x.parse::<f64>().ok())
+                            .collect::<Option<Vec<f64>>>()?,
+                        _ => Vec::new(),
+                    };
+                    lines.push(Line {
+                        name: f.get(1)?.to_string(),
+                        api: f.get(2)?.to_string(),
+                        body: f.get(3)?.parse().ok()?,
+                        sample: Sample {
+                            median: num(4)?,
+                            min: num(5)?,
+                            max: num(6)?,
+                            per_round,
+                            wall_median: num(7)?,
+                            excluded: num(8)?,
+                            iterations: f.get(9)?.parse().ok()?,
+                        },
+                    });
+                }
+                _ => return None,
+            }
+        }
+        match path {
+            Some((client_records, beyond)) => {
+                let mut it = lines.into_iter();
+                let (path, aead) = (it.next()?, it.next()?);
+                Some(Outcome::Path(Box::new(PathResult {
+                    path,
+                    aead,
+                    client_records,
+                    beyond,
+                })))
+            }
+            None => Some(Outcome::Lines(lines)),
+        }
+    }
+}
+
+impl Report {
+    /// Adds an item's outcome.
+    pub fn add(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Lines(ls) => self.layers.extend(ls),
+            Outcome::Path(p) => self.paths.push(*p),
+        }
+    }
+}
+
+/// Runs every item in this process, one after the other; `progress` gets the table lines as
+/// each item finishes. (The native binary and the wasm runner isolate the items instead.)
+pub fn run(clock: Rc<dyn Clock>, opts: Options, progress: &mut dyn FnMut(&str)) -> Report {
+    let mut report = Report::default();
+    for item in items(opts) {
+        let outcome = run_item(&clock, opts, item);
+        for l in outcome.lines(clock.has_cpu_time()) {
+            progress(&l);
+        }
+        report.add(outcome);
     }
     report
 }
@@ -227,14 +395,21 @@ impl Report {
             t,
             "path cost beyond the AEAD = whole path - AEAD open alone over the same records, \
              measured in alternation in the same rounds; median of the per-round differences \
-             [fastest-slowest round], ms per MB of body:"
+             [lowest to highest round], ms per MB of body (NOISY: the rounds disagree by more \
+             than twice the figure):"
         );
         for p in &self.paths {
             let (mid, lo, hi) = p.beyond;
+            // Rounds that disagree by more than twice the figure: load noise, not a result.
+            let noisy = if hi - lo > 2.0 * mid.abs() {
+                " NOISY"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 t,
-                "  {:<36} {:>7.3} [{:.3}-{:.3}]   (medians: path {:.3}, AEAD {:.3}; server work \
-                 subtracted {:.3} ms/MB, {:.0} client records opened per response)",
+                "  {:<36} {:>7.3} [{:.3} to {:.3}]{noisy}   (medians: path {:.3}, AEAD {:.3}; \
+                 server work subtracted {:.3} ms/MB, {:.0} client records opened per response)",
                 p.path.name.trim_start_matches("e. whole path, "),
                 mid,
                 lo,
@@ -254,11 +429,14 @@ impl Report {
              (\"server work subtracted\"). Warm client: one connection, pooled and reused; \
              each transport read returns Pending once, as a socket read would."
         );
+        for n in &self.notes {
+            let _ = writeln!(t, "{n}");
+        }
         let _ = writeln!(t, "APIs timed:");
         let mut seen: Vec<&str> = Vec::new();
         for l in self.layers.iter().chain(self.paths.iter().map(|p| &p.path)) {
-            if !seen.contains(&l.api) {
-                seen.push(l.api);
+            if !seen.contains(&l.api.as_str()) {
+                seen.push(&l.api);
                 let _ = writeln!(t, "  {}", l.api);
             }
         }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
-use burrow_client::{Client, ClientConfig, Net, NetStream, Request, Trust};
+use burrow_client::{Client, ClientConfig, InlineOffload, Net, NetStream, Offload, Request, Trust};
 use burrow_testkit::tls13_server::{ServerConfig, Suite, Tls13Server};
 
 use super::layers::RecordSet;
@@ -542,12 +542,14 @@ fn get(net: &MemNet, client: &Client<MemNet>) -> (usize, &'static str, bool) {
     })
 }
 
-/// e. The whole path for one suite and HTTP version, and the AEAD alone over the same records.
+/// e. The whole path for one suite and HTTP version (record AEAD inline, or through the offload
+/// seam answered by `InlineOffload`), and the AEAD alone over the same records.
 pub(crate) fn whole_path(
     clock: Rc<dyn Clock>,
     opts: Options,
     suite: Suite,
     http: Http,
+    offload: bool,
 ) -> PathResult {
     let body = corpus::binary(BODY_LEN);
     let plan = Rc::new(Plan::new(http, &body));
@@ -569,6 +571,9 @@ pub(crate) fn whole_path(
     let mut cfg = ClientConfig::default();
     cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
     cfg.http1_only = http != Http::H2;
+    if offload {
+        cfg.tls.offload = Some(Offload(Rc::new(InlineOffload::new())));
+    }
     let client = Client::new(net.clone(), cfg);
 
     // Warm-up, outside the figure: the handshake, and a first response sealed on request.
@@ -618,7 +623,12 @@ pub(crate) fn whole_path(
     let client_records = (c.server.records_received() - records_before) as f64 / timed;
     drop(c);
 
-    let name = format!("e. whole path, {} {}", http.name(), suite.aead_name());
+    let name = format!(
+        "e. whole path, {} {}{}",
+        http.name(),
+        suite.aead_name(),
+        if offload { ", offload seam" } else { "" }
+    );
     let aead = records.aead_result(
         aead_sample,
         format!("   AEAD open alone, same {} records", plan.records.len()),
@@ -627,7 +637,11 @@ pub(crate) fn whole_path(
     PathResult {
         path: Line {
             name,
-            api: "e. burrow_client::{Client::new, Client::fetch, Response::chunk} over a Net/NetStream (in memory), ClientConfig.tls.trust = InsecureAcceptAnyCertificate",
+            api: if offload {
+                "e. (offload seam) the same, with ClientConfig.tls.offload = Offload(InlineOffload): CryptoOffload::import_key, RecordKey::open".to_string()
+            } else {
+                "e. burrow_client::{Client::new, Client::fetch, Response::chunk} over a Net/NetStream (in memory), ClientConfig.tls.trust = InsecureAcceptAnyCertificate".to_string()
+            },
             body: BODY_LEN,
             sample: s,
         },

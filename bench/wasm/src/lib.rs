@@ -1,6 +1,8 @@
-//! The receive-path ladder (`burrow_bench::ladder`) in wasm32, for Node: `run_ladder` measures
-//! and returns the table. Built by `script/bench` (release profile, `+simd128` from
-//! `.cargo/config.toml`), bound with `wasm-bindgen --target nodejs`, run by `run.mjs`.
+//! The receive-path ladder (`burrow_bench::ladder`) in wasm32, for Node. `run.mjs` measures
+//! each item in a fresh instance (`run_item`, after `__wbg_reset_state`) so no figure depends on
+//! the heap earlier items left, then formats the table (`table`). Built by `script/bench`
+//! (release profile, `+simd128` from `.cargo/config.toml`), bound with `wasm-bindgen --target
+//! nodejs --experimental-reset-state-function`.
 //!
 //! wasm has no thread CPU clock: every figure here is wall time from `performance.now()`, so a
 //! busy machine inflates it (the native ladder quotes thread CPU time).
@@ -8,7 +10,7 @@
 
 use std::rc::Rc;
 
-use burrow_bench::ladder::{self, Options};
+use burrow_bench::ladder::{self, Options, Outcome, Report};
 use burrow_bench::{Clock, Reading};
 use wasm_bindgen::prelude::*;
 
@@ -41,24 +43,61 @@ impl Clock for PerformanceClock {
     }
 }
 
-/// Runs the ladder (`quick`: the rough short run; `only`: rung letters to run, empty for all)
-/// and returns the table; progress lines go to `console.error` as each measurement ends.
-/// `platform` names the runtime for the header.
-#[wasm_bindgen]
-pub fn run_ladder(quick: bool, only: &str, platform: &str) -> Result<String, JsError> {
-    // A panic would otherwise surface as a bare `unreachable` trap.
-    std::panic::set_hook(Box::new(|info| console_error(&format!("panic: {info}"))));
-    let mut opts = if quick {
+/// The options for `quick` (the rough short run) and `only` (rung letters, empty for all).
+fn options(quick: bool, only: &str) -> Result<Options, JsError> {
+    let opts = if quick {
         Options::quick()
     } else {
         Options::full()
     };
-    if !only.is_empty() {
-        opts = opts
-            .only(only)
-            .ok_or_else(|| JsError::new("--only takes rung letters a to e"))?;
+    if only.is_empty() {
+        return Ok(opts);
     }
+    opts.only(only)
+        .ok_or_else(|| JsError::new("--only takes rung letters a to e"))
+}
+
+/// How many items these options measure.
+#[wasm_bindgen]
+pub fn item_count(quick: bool, only: &str) -> Result<usize, JsError> {
+    Ok(ladder::items(options(quick, only)?).len())
+}
+
+/// Measures item `index`; its table lines go to `console.error`, its result comes back encoded
+/// for [`table`].
+#[wasm_bindgen]
+pub fn run_item(quick: bool, only: &str, index: usize) -> Result<String, JsError> {
+    // A panic would otherwise surface as a bare `unreachable` trap.
+    std::panic::set_hook(Box::new(|info| console_error(&format!("panic: {info}"))));
+    let opts = options(quick, only)?;
+    let item = ladder::items(opts)
+        .get(index)
+        .copied()
+        .ok_or_else(|| JsError::new("no such item"))?;
     let clock: Rc<dyn Clock> = Rc::new(PerformanceClock);
-    let report = ladder::run(Rc::clone(&clock), opts, &mut |line| console_error(line));
-    Ok(report.table(&*clock, opts, &format!("wasm32 in {platform}")))
+    let outcome = ladder::run_item(&clock, opts, item);
+    for line in outcome.lines(false) {
+        console_error(&line);
+    }
+    Ok(outcome.encode())
+}
+
+/// The table from the items' encoded results (in order); `platform` names the runtime.
+#[wasm_bindgen]
+pub fn table(
+    quick: bool,
+    only: &str,
+    results: Vec<String>,
+    platform: &str,
+) -> Result<String, JsError> {
+    let opts = options(quick, only)?;
+    let mut report = Report::default();
+    report.notes.push(
+        "Each item ran in a fresh instance of the module (same compiled code, new linear memory)."
+            .to_string(),
+    );
+    for r in &results {
+        report.add(Outcome::decode(r).ok_or_else(|| JsError::new("unreadable item result"))?);
+    }
+    Ok(report.table(&PerformanceClock, opts, &format!("wasm32 in {platform}")))
 }
