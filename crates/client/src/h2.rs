@@ -8,12 +8,13 @@
 //!
 //! Body bytes: the driver hands burrow-h2 the TLS plaintext where it was decrypted
 //! (`fill_buf`), and burrow-h2 lends each DATA payload to [`SlotSink`], which appends it to the
-//! stream's body buffer — the one copy between the record and the response. The response
-//! takes that buffer whole, swapping in its own empty one ([`H2Conn::take_data`]), so no
-//! buffer is allocated per frame or per chunk.
+//! stream's body buffers (chunk-sized, never grown, so never moved by a reallocation) — the
+//! one copy between the record and the response. The response takes the oldest buffer whole,
+//! giving back its previous one ([`H2Conn::take_data`]); the connection keeps the spares, so
+//! a warm connection allocates no buffer per frame, chunk or response.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
@@ -47,8 +48,9 @@ struct Dead {
 #[derive(Default)]
 struct Slot {
     head: Option<(u16, Vec<(String, String)>)>,
-    /// Body bytes received and not yet taken by the response.
-    data: Vec<u8>,
+    /// Body bytes received and not yet taken by the response: buffers of at most
+    /// [`crate::CHUNK_TARGET`] bytes each, filled in order.
+    data: VecDeque<Vec<u8>>,
     end: bool,
     error: Option<burrow_h2::Error>,
     waker: Option<Waker>,
@@ -69,6 +71,40 @@ pub(crate) struct Shared {
     dead: Option<Dead>,
     /// The client is gone: end the connection once no response is being read.
     shutdown: bool,
+    /// Body buffers given back by responses, reused for the next DATA (see [`append`]).
+    spare: Vec<Vec<u8>>,
+}
+
+/// Spare body buffers kept per connection: a stream window's worth (1 MiB).
+const MAX_SPARE: usize = (H2_STREAM_WINDOW as usize) / crate::CHUNK_TARGET;
+
+/// Appends body bytes to a stream's buffers. Each holds at most a chunk and is never grown
+/// past it, so bytes are copied once and never moved by a reallocation; a buffer comes from
+/// the connection's spares when there is one (no allocation once warm).
+fn append(queue: &mut VecDeque<Vec<u8>>, spare: &mut Vec<Vec<u8>>, mut data: &[u8]) {
+    while !data.is_empty() {
+        let full = queue.back().is_none_or(|b| b.len() >= crate::CHUNK_TARGET);
+        if full {
+            let mut b = spare.pop().unwrap_or_default();
+            b.clear();
+            b.reserve_exact(crate::CHUNK_TARGET);
+            queue.push_back(b);
+        }
+        let Some(b) = queue.back_mut() else {
+            return;
+        };
+        let n = crate::CHUNK_TARGET.saturating_sub(b.len()).min(data.len());
+        let (now, rest) = data.split_at(n);
+        b.extend_from_slice(now);
+        data = rest;
+    }
+}
+
+/// Keeps a body buffer for reuse, if it is chunk-sized and there is room.
+fn recycle(spare: &mut Vec<Vec<u8>>, b: Vec<u8>) {
+    if b.capacity() >= crate::CHUNK_TARGET && spare.len() < MAX_SPARE {
+        spare.push(b);
+    }
 }
 
 /// A handle on one HTTP/2 connection (cheap to clone).
@@ -176,7 +212,7 @@ impl Shared {
                 Event::Data {
                     data, end_stream, ..
                 } => {
-                    slot.data.extend_from_slice(&data);
+                    append(&mut slot.data, &mut self.spare, &data);
                     slot.end |= end_stream;
                 }
                 Event::Trailers { .. } => slot.end = true,
@@ -199,6 +235,7 @@ impl H2Conn {
         let shared = Rc::new(RefCell::new(Shared {
             conn: Connection::new(config),
             slots: HashMap::new(),
+            spare: Vec::new(),
             driver: None,
             kick: true,
             dead: None,
@@ -343,9 +380,10 @@ impl H2Conn {
             let Some(slot) = s.slots.get_mut(&id) else {
                 return Poll::Ready(Ok(false));
             };
-            if !slot.data.is_empty() {
-                buf.clear();
-                std::mem::swap(buf, &mut slot.data);
+            if let Some(mut piece) = slot.data.pop_front() {
+                // The response's previous buffer goes back to the spares.
+                std::mem::swap(buf, &mut piece);
+                recycle(&mut s.spare, piece);
                 let n = buf.len();
                 // Credit can only fail on a dead connection; the bytes are good either way.
                 let _ = s.conn.consume(StreamId(id), n);
@@ -384,8 +422,11 @@ impl H2Conn {
         if let Some(slot) = s.slots.remove(&id) {
             if s.dead.is_none() {
                 // Unread bytes still hold connection-window credit: release it.
-                let unread = slot.data.len();
+                let unread = slot.data.iter().map(Vec::len).sum();
                 let _ = s.conn.consume(StreamId(id), unread);
+                for b in slot.data {
+                    recycle(&mut s.spare, b);
+                }
                 let _ = s.conn.reset(StreamId(id), burrow_h2::Reason::CANCEL);
                 s.kick();
             }
@@ -396,6 +437,7 @@ impl H2Conn {
 /// Lends DATA payloads to the streams' body buffers, during `handle_input_with`.
 struct SlotSink<'a> {
     slots: &'a mut HashMap<u32, Slot>,
+    spare: &'a mut Vec<Vec<u8>>,
     /// Bytes of streams given up on: their credit goes back once the call is over.
     orphans: Vec<(StreamId, usize)>,
 }
@@ -406,11 +448,7 @@ impl DataSink for SlotSink<'_> {
             self.orphans.push((stream, data.len()));
             return;
         };
-        if slot.data.capacity() == 0 {
-            // One allocation of a chunk's size rather than a run of small doublings.
-            slot.data.reserve(crate::CHUNK_TARGET);
-        }
-        slot.data.extend_from_slice(data);
+        append(&mut slot.data, self.spare, data);
         slot.end |= end_stream;
         if let Some(w) = slot.waker.take() {
             w.wake();
@@ -423,6 +461,7 @@ impl Shared {
     fn receive(&mut self, bytes: &[u8]) -> Result<(), burrow_h2::Error> {
         let mut sink = SlotSink {
             slots: &mut self.slots,
+            spare: &mut self.spare,
             orphans: Vec::new(),
         };
         let r = self.conn.handle_input_with(bytes, &mut sink);
