@@ -88,10 +88,8 @@ async fn counted_get(client: &Client<TokioNet>, url: &str) -> (u64, usize, usize
 /// as Strings), the response object and the first growth of its chunk buffer.
 const MAX_PER_RESPONSE: u64 = 160;
 
-/// 1 MiB or 4 MiB: what may differ is only how often buffers double. Over HTTP/2 the
-/// stream's buffer holds what the server sent ahead of the reader, at most the stream window;
-/// the two buffers it swaps with the response start at one chunk and double at most
-/// log2(window / chunk) times each.
+/// 1 MiB or 4 MiB: the margin is for HTTP/2 body buffers (chunk-sized, at most a stream
+/// window's worth) that the connection has not yet kept as spares.
 const MAX_SIZE_DEPENDENT: u64 =
     2 * (burrow_client::H2_STREAM_WINDOW as usize / burrow_client::CHUNK_TARGET).ilog2() as u64;
 
