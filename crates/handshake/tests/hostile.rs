@@ -784,7 +784,7 @@ fn send_parts_transmits_what_send_of_the_concatenation_does() {
         &[20_000, 20_000, 39_999],
         &[40_000],
     ];
-    let (mut c, mut srv) = connected();
+    let (mut c, srv) = connected();
     c.send(&data).unwrap();
     let want = c.take_transmit();
     for cuts in splits {
