@@ -12,13 +12,26 @@
 //! one copy between the record and the response. The response takes the oldest buffer whole,
 //! giving back its previous one ([`H2Conn::take_data`]); the connection keeps the spares, so
 //! a warm connection allocates no buffer per frame, chunk or response.
+//!
+//! Request body bytes: the body (the request's `Vec`, or each streamed piece as the
+//! `BodySource` gave it) is queued whole in its stream's [`Slot`] (`to_send`, at most
+//! [`H2_SEND_BUFFER`] bytes ahead of the windows), never joined. [`Shared::pump`] frames it
+//! with `Connection::send_data_lent`: only the 9-byte DATA heads go into burrow-h2's transmit
+//! buffer, the payloads become [`Splice`]s pointing into the queued buffers. The driver takes
+//! both out of the shared state (no borrow across the write) and makes one gather write
+//! (`NetStream::write_all_parts`) of the frames with the payloads in place; `TlsStream` fills
+//! its records straight from those parts — the one copy between the caller's buffer and the
+//! sealed record. Plain h2c joins the parts instead (one copy, then the transport's). A
+//! `Body::Bytes` body is cloned from the request first (the request keeps it, to replay it for
+//! a redirect or retry): one more copy for that kind of body, not for streamed ones.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
+use std::ops::Range;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
-use burrow_h2::{Connection, DataSink, Event, Header, StreamId};
+use burrow_h2::{Connection, DataSink, Event, Header, LentPayload, StreamId};
 
 use crate::deadline::race;
 use crate::error::Error;
@@ -54,9 +67,14 @@ struct Slot {
     end: bool,
     error: Option<burrow_h2::Error>,
     waker: Option<Waker>,
-    /// Request body bytes not yet taken by the flow-control windows.
-    to_send: Vec<u8>,
+    /// Request body bytes not yet taken by the flow-control windows: the buffers the caller
+    /// gave (the whole body, or each streamed piece), in order, never copied or joined; the
+    /// first from `sent` on.
+    to_send: VecDeque<Rc<Vec<u8>>>,
+    /// Bytes of the first buffer of `to_send` already framed.
     sent: usize,
+    /// Bytes of `to_send` not yet framed.
+    queued: usize,
     /// A streamed body has more pieces to come.
     body_open: bool,
     /// END_STREAM went out (our side of the stream is closed).
@@ -73,6 +91,53 @@ pub(crate) struct Shared {
     shutdown: bool,
     /// Body buffers given back by responses, reused for the next DATA (see [`append`]).
     spare: Vec<Vec<u8>>,
+    /// Request body bytes framed (their DATA heads are in the connection's transmit buffer)
+    /// and not yet written, with where each goes in that buffer.
+    splices: Vec<Splice>,
+    /// Scratch for `send_data_lent`.
+    lent: Vec<LentPayload>,
+}
+
+/// A request body piece that goes on the wire from the caller's buffer: `buf[range]` follows
+/// the first `at` bytes of the transmit buffer (a DATA frame's head). The buffer is shared
+/// with the stream's queue while the rest of it waits for the windows.
+struct Splice {
+    at: usize,
+    buf: Rc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl Slot {
+    /// Queues a body buffer (an empty one is nothing).
+    fn queue(&mut self, buf: Vec<u8>) {
+        if !buf.is_empty() {
+            self.queued = self.queued.saturating_add(buf.len());
+            self.to_send.push_back(Rc::new(buf));
+        }
+    }
+
+    /// The next `p.len` queued bytes were framed at `p.at`: they become splices.
+    fn frame(&mut self, p: LentPayload, splices: &mut Vec<Splice>) {
+        let mut left = p.len;
+        while left > 0 {
+            let Some(buf) = self.to_send.front() else {
+                return;
+            };
+            let end = buf.len().min(self.sent.saturating_add(left));
+            left = left.saturating_sub(end.saturating_sub(self.sent));
+            splices.push(Splice {
+                at: p.at,
+                buf: Rc::clone(buf),
+                range: self.sent..end,
+            });
+            if end >= buf.len() {
+                self.to_send.pop_front();
+                self.sent = 0;
+            } else {
+                self.sent = end;
+            }
+        }
+    }
 }
 
 /// Spare body buffers kept per connection: a stream window's worth (1 MiB).
@@ -130,26 +195,31 @@ impl Shared {
         }
     }
 
-    /// Moves pending request bodies into frames as far as the windows allow.
+    /// Moves pending request bodies into frames as far as the windows allow: the DATA heads
+    /// go into the transmit buffer, the payloads stay in the caller's buffers as splices.
     fn pump(&mut self) {
         let ids: Vec<u32> = self
             .slots
             .iter()
-            .filter(|(_, s)| !s.ended && (s.sent < s.to_send.len() || !s.body_open))
+            .filter(|(_, s)| !s.ended && (s.queued > 0 || !s.body_open))
             .map(|(id, _)| *id)
             .collect();
         for id in ids {
             let Some(slot) = self.slots.get_mut(&id) else {
                 continue;
             };
-            let rest = slot.to_send.get(slot.sent..).unwrap_or(&[]);
             let end = !slot.body_open;
-            match self.conn.send_data(StreamId(id), rest, end) {
+            self.lent.clear();
+            match self
+                .conn
+                .send_data_lent(StreamId(id), slot.queued, end, &mut self.lent)
+            {
                 Ok(n) => {
-                    slot.sent = slot.sent.saturating_add(n);
-                    if slot.sent >= slot.to_send.len() {
-                        slot.to_send.clear();
-                        slot.sent = 0;
+                    for p in &self.lent {
+                        slot.frame(*p, &mut self.splices);
+                    }
+                    slot.queued = slot.queued.saturating_sub(n);
+                    if slot.queued == 0 {
                         slot.ended = end;
                     }
                     // A streaming sender may be waiting for room.
@@ -161,6 +231,7 @@ impl Shared {
                     slot.error = Some(e);
                     slot.to_send.clear();
                     slot.sent = 0;
+                    slot.queued = 0;
                     if let Some(w) = slot.waker.take() {
                         w.wake();
                     }
@@ -236,6 +307,8 @@ impl H2Conn {
             conn: Connection::new(config),
             slots: HashMap::new(),
             spare: Vec::new(),
+            splices: Vec::new(),
+            lent: Vec::new(),
             driver: None,
             kick: true,
             dead: None,
@@ -268,30 +341,28 @@ impl H2Conn {
         }
         let end = body.is_empty() && !streaming;
         let id = s.conn.send_request(headers, end).map_err(Error::H2)?;
-        s.slots.insert(
-            id.0,
-            Slot {
-                to_send: body,
-                body_open: streaming,
-                ended: end,
-                ..Slot::default()
-            },
-        );
+        let mut slot = Slot {
+            body_open: streaming,
+            ended: end,
+            ..Slot::default()
+        };
+        slot.queue(body);
+        s.slots.insert(id.0, slot);
         s.pump();
         s.kick();
         Ok(id.0)
     }
 
-    /// Queues a piece of a streamed body; waits while more than [`H2_SEND_BUFFER`] bytes are
-    /// queued.
-    pub(crate) async fn push(&self, id: u32, piece: &[u8]) -> Result<(), Error> {
+    /// Queues a piece of a streamed body (kept as it is until written: no copy); waits while
+    /// more than [`H2_SEND_BUFFER`] bytes are queued.
+    pub(crate) async fn push(&self, id: u32, piece: Vec<u8>) -> Result<(), Error> {
         {
             let mut s = self.shared.borrow_mut();
             let slot = s
                 .slots
                 .get_mut(&id)
                 .ok_or(Error::HttpProtocol("the HTTP/2 stream vanished"))?;
-            slot.to_send.extend_from_slice(piece);
+            slot.queue(piece);
             s.pump();
             s.kick();
         }
@@ -310,7 +381,7 @@ impl H2Conn {
                     message: d.message,
                 }));
             }
-            if slot.to_send.len().saturating_sub(slot.sent) <= H2_SEND_BUFFER {
+            if slot.queued <= H2_SEND_BUFFER {
                 return Poll::Ready(Ok(()));
             }
             slot.waker = Some(cx.waker().clone());
@@ -475,9 +546,42 @@ impl Shared {
     }
 }
 
+impl Shared {
+    /// Takes what is to be written: the transmit buffer (swapped into `out`) and the body
+    /// pieces to splice into it.
+    fn take_flight(&mut self, out: &mut Vec<u8>) -> Vec<Splice> {
+        self.conn.swap_transmit(out);
+        std::mem::take(&mut self.splices)
+    }
+}
+
+/// Writes `out` with the splices' body bytes in place, as one gather write: over TLS each
+/// body byte is copied once, into the record buffer (see the module docs).
+async fn write_flight<S: NetStream>(
+    stream: &mut Transport<S>,
+    out: &[u8],
+    splices: &[Splice],
+) -> std::io::Result<()> {
+    if splices.is_empty() {
+        return stream.write_all(out).await;
+    }
+    let mut parts: Vec<&[u8]> =
+        Vec::with_capacity(splices.len().saturating_mul(2).saturating_add(1));
+    let mut at = 0;
+    for sp in splices {
+        parts.push(out.get(at..sp.at).unwrap_or_default());
+        parts.push(sp.buf.get(sp.range.clone()).unwrap_or_default());
+        at = sp.at;
+    }
+    parts.push(out.get(at..).unwrap_or_default());
+    stream.write_all_parts(&parts).await
+}
+
 async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<S>) {
-    // Frames to write, swapped with the connection's buffer (both allocations are reused).
+    // Frames to write, swapped with the connection's buffer (both allocations are reused),
+    // and the body pieces that go between them.
     let mut out = Vec::new();
+    let mut splices;
     loop {
         let finished = {
             let mut s = shared.borrow_mut();
@@ -489,17 +593,21 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
             }
             s.pump();
             s.kick = false;
-            s.conn.swap_transmit(&mut out);
+            splices = s.take_flight(&mut out);
             finished
         };
         if finished {
             // Best effort: GOAWAY and close_notify, then the driver ends.
-            let _ = stream.write_all(&out).await;
+            let _ = write_flight(&mut stream, &out, &splices).await;
             let _ = stream.close().await;
             return;
         }
         if !out.is_empty() {
-            if let Err(e) = stream.write_all(&out).await {
+            // No borrow of the shared state is held across the write; the splices keep
+            // their buffers alive until it is done.
+            let written = write_flight(&mut stream, &out, &splices).await;
+            splices.clear();
+            if let Err(e) = written {
                 let e = Error::from_io(e, Error::Io);
                 shared.borrow_mut().fail_all(Dead {
                     code: e.code(),
@@ -519,8 +627,9 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
         });
         let read = race(stream.fill_buf(), kicked).await;
         let mut used = 0;
-        // The last words (a GOAWAY the library queued) when the connection must end.
-        let goodbye: Option<Vec<u8>> = {
+        // The last words (a GOAWAY the library queued, after any frames still unwritten)
+        // when the connection must end.
+        let goodbye: Option<(Vec<u8>, Vec<Splice>)> = {
             let mut s = shared.borrow_mut();
             match read {
                 None => None,
@@ -529,7 +638,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                         code: "CONNECTION_LOST",
                         message: "the server closed the HTTP/2 connection".into(),
                     });
-                    Some(Vec::new())
+                    Some((Vec::new(), Vec::new()))
                 }
                 Some(Ok(data)) => {
                     used = data.len();
@@ -540,7 +649,9 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                                 code: e.code(),
                                 message: e.to_string(),
                             });
-                            Some(s.conn.take_transmit())
+                            let mut last = Vec::new();
+                            let splices = s.take_flight(&mut last);
+                            Some((last, splices))
                         }
                     }
                 }
@@ -550,15 +661,15 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                         code: e.code(),
                         message: e.to_string(),
                     });
-                    Some(Vec::new())
+                    Some((Vec::new(), Vec::new()))
                 }
             }
         };
         stream.consume(used);
-        if let Some(out) = goodbye {
+        if let Some((out, splices)) = goodbye {
             if !out.is_empty() {
                 // Best effort: the connection is finished either way.
-                let _ = stream.write_all(&out).await;
+                let _ = write_flight(&mut stream, &out, &splices).await;
             }
             return;
         }

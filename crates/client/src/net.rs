@@ -33,6 +33,19 @@ pub trait NetStream: 'static {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize>;
     /// Writes all of `buf`.
     async fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
+    /// Writes the concatenation of `parts`, in order (a gather write: the HTTP layers hand
+    /// over frame heads and the caller's body bytes without joining them first). The default
+    /// joins them and makes one [`write_all`](Self::write_all) of it — one copy, and one
+    /// transport write as if the caller had joined them, not a write per (maybe 9-byte)
+    /// part; `TlsStream` overrides it to fill its records straight from the parts.
+    async fn write_all_parts(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        let mut full = parts.iter().filter(|p| !p.is_empty());
+        match (full.next(), full.next()) {
+            (None, _) => Ok(()),
+            (Some(one), None) => self.write_all(one).await,
+            _ => self.write_all(&parts.concat()).await,
+        }
+    }
     /// Ends the stream (TLS: close_notify, then the transport).
     async fn close(&mut self) -> io::Result<()>;
 }

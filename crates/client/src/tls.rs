@@ -224,6 +224,16 @@ impl ImportedKeys {
 /// place. [`NetStream::read`] copies it out once more, for callers that want their own
 /// buffer (TLS inside TLS, the proxy handshakes); HTTP uses `fill_buf`/`consume`.
 ///
+/// Copies on the send path: one, into the record buffer, where the record is sealed in place
+/// (inline, or by the offload provider). [`NetStream::write_all_parts`] fills records
+/// straight from the caller's parts ([`Connection::send_parts`]: the same records as the parts'
+/// concatenation), so HTTP/1.1 writes its head and the body (or a chunk's size line, the piece
+/// and its CRLF) and HTTP/2 its frame heads and the body buffers without joining them first.
+/// The sealed records then go to `S::write_all` in one call — the transport's own copy (the
+/// kernel's; in the Worker into its JS buffer, in writes of at most 64 KiB). Through an HTTPS
+/// proxy `S` is the proxy's `TlsStream`, which copies the origin's records into its own record
+/// buffer to seal them again: one more copy per TLS layer, inherent to TLS inside TLS.
+///
 /// Reading never writes. What the connection must send because of what it read (a
 /// KeyUpdate's answer, a no_renegotiation warning) waits in the connection until the next
 /// [`write_all`](NetStream::write_all) or [`close`](NetStream::close) — RFC 8446 §4.6.3 asks
@@ -737,7 +747,17 @@ impl<S: NetStream> NetStream for TlsStream<S> {
     }
 
     async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.conn.send(buf).map_err(|e| Error::Tls(e).into_io())?;
+        self.write_all_parts(&[buf]).await
+    }
+
+    /// The parts go into records in order, each byte copied once, into the record buffer
+    /// ([`Connection::send_parts`]): the records are those of the parts' concatenation. What a
+    /// read queued (a KeyUpdate's answer) is ahead of them in that buffer, so it goes out
+    /// first; offloaded seals run before anything is written.
+    async fn write_all_parts(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        self.conn
+            .send_parts(parts)
+            .map_err(|e| Error::Tls(e).into_io())?;
         self.seal_queued().await.map_err(Error::into_io)?;
         self.flush_transmit().await
     }

@@ -82,6 +82,13 @@ impl<S: NetStream> NetStream for Hop<S> {
         }
     }
 
+    async fn write_all_parts(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        match &mut self.kind {
+            HopKind::Tcp(s) => s.write_all_parts(parts).await,
+            HopKind::Tls(s) => s.write_all_parts(parts).await,
+        }
+    }
+
     async fn close(&mut self) -> io::Result<()> {
         match &mut self.kind {
             HopKind::Tcp(s) => s.close().await,
@@ -149,6 +156,13 @@ impl<S: NetStream> NetStream for Transport<S> {
         match self {
             Transport::Plain(s) => s.write_all(buf).await,
             Transport::Tls(s) => s.write_all(buf).await,
+        }
+    }
+
+    async fn write_all_parts(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        match self {
+            Transport::Plain(s) => s.write_all_parts(parts).await,
+            Transport::Tls(s) => s.write_all_parts(parts).await,
         }
     }
 

@@ -32,7 +32,7 @@ mod request;
 mod syntax;
 
 pub use buffered::{Next, ResponseDecoder};
-pub use chunk_encoder::{encode_chunk, encode_last_chunk};
+pub use chunk_encoder::{encode_chunk, encode_chunk_head, encode_last_chunk, CHUNK_END};
 pub use chunked::{ChunkEvent, ChunkedDecoder};
 pub use decoder::{Decoded, Decoder, Event};
 pub use error::{Error, Stage};

@@ -15,7 +15,7 @@ pub mod error;
 pub mod frame;
 pub mod hpack;
 
-pub use conn::{Config, Connection, DataSink, Event, Limits, StreamState};
+pub use conn::{Config, Connection, DataSink, Event, LentPayload, Limits, StreamState};
 pub use error::{Error, HpackError, Initiator, Kind, Reason, Scope};
 pub use frame::StreamId;
 pub use hpack::Header;

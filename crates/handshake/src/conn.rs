@@ -266,7 +266,16 @@ impl Io {
 
     /// Writes records; in offload mode their seal jobs are queued for the caller.
     pub(crate) fn write_record(&mut self, ct: ContentType, data: &[u8]) -> Result<(), Error> {
-        let jobs = self.writer.write(ct, data, &mut self.out)?;
+        self.write_record_parts(ct, &[data])
+    }
+
+    /// [`write_record`](Self::write_record) of the parts' concatenation, without making it.
+    pub(crate) fn write_record_parts(
+        &mut self,
+        ct: ContentType,
+        parts: &[&[u8]],
+    ) -> Result<(), Error> {
+        let jobs = self.writer.write_parts(ct, parts, &mut self.out)?;
         self.pending_seals.extend(jobs);
         Ok(())
     }
@@ -595,6 +604,15 @@ impl Connection {
 
     /// Queues application data (after [`Event::HandshakeDone`]).
     pub fn send(&mut self, plaintext: &[u8]) -> Result<(), Error> {
+        self.send_parts(&[plaintext])
+    }
+
+    /// Queues the concatenation of `parts` as application data, without making it: the
+    /// records are exactly those [`send`](Self::send) makes of the concatenation (same
+    /// boundaries, contents and nonces), and each byte is copied once, from its part into the
+    /// record buffer where it is sealed (inline, or by the caller's seal jobs in offload
+    /// mode). Empty parts are allowed.
+    pub fn send_parts(&mut self, parts: &[&[u8]]) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
@@ -605,7 +623,7 @@ impl Connection {
             return Err(Error::Misuse);
         }
         self.io
-            .write_record(ContentType::APPLICATION_DATA, plaintext)
+            .write_record_parts(ContentType::APPLICATION_DATA, parts)
     }
 
     /// Sends a KeyUpdate (optionally asking the server to update too).

@@ -772,3 +772,36 @@ fn a_ticket_is_offered_only_to_its_server() {
     );
     assert!(!offered("other.test"), "never to another server");
 }
+
+#[test]
+fn send_parts_transmits_what_send_of_the_concatenation_does() {
+    // Two records' worth and a bit, split at every kind of place (empty parts too).
+    let data: Vec<u8> = (0..40_000u32).map(|i| (i * 7 + 3) as u8).collect();
+    let splits: [&[usize]; 5] = [
+        &[],
+        &[0, 0],
+        &[1, 16_383, 16_384, 16_385],
+        &[20_000, 20_000, 39_999],
+        &[40_000],
+    ];
+    let (mut c, srv) = connected();
+    c.send(&data).unwrap();
+    let want = c.take_transmit();
+    for cuts in splits {
+        let (mut c, _) = connected();
+        let mut parts: Vec<&[u8]> = Vec::new();
+        let mut at = 0;
+        for &cut in cuts {
+            parts.push(&data[at..cut]);
+            at = cut;
+        }
+        parts.push(&data[at..]);
+        c.send_parts(&parts).unwrap();
+        let got = c.take_transmit();
+        assert!(got == want, "cuts {cuts:?}: different records");
+    }
+    let records = srv.open_client(&want, &srv.client_ap.clone());
+    assert_eq!(records.len(), 3);
+    let plain: Vec<u8> = records.into_iter().flat_map(|(_, d)| d).collect();
+    assert_eq!(plain, data);
+}

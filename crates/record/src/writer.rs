@@ -82,8 +82,25 @@ impl RecordWriter {
         data: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Vec<SealJob>, RecordError> {
+        self.write_parts(ct, &[data], out)
+    }
+
+    /// [`write`](Self::write) of the concatenation of `parts`, without making it: records are
+    /// filled from the parts in order, so the records (boundaries, contents, nonces) are those
+    /// `write` makes of the concatenation, and each byte is copied once, into `out`, where it is
+    /// sealed in place. Parts may be empty.
+    pub fn write_parts(
+        &mut self,
+        ct: ContentType,
+        parts: &[&[u8]],
+        out: &mut Vec<u8>,
+    ) -> Result<Vec<SealJob>, RecordError> {
         let mut jobs = Vec::new();
-        if data.is_empty() {
+        let total = parts
+            .iter()
+            .try_fold(0usize, |a, p| a.checked_add(p.len()))
+            .ok_or(RecordError::BadSend)?;
+        if total == 0 {
             if ct == ContentType::APPLICATION_DATA {
                 return Ok(jobs);
             }
@@ -94,36 +111,43 @@ impl RecordWriter {
             self.max_inner.saturating_sub(1)
         } else {
             self.max_inner.min(MAX_PLAINTEXT)
-        };
-        for chunk in data.chunks(max_content.max(1)) {
+        }
+        .max(1);
+        let mut src = Gather::new(parts);
+        let mut left = total;
+        while left > 0 {
+            let n = left.min(max_content);
+            left = left.saturating_sub(n);
             if protected {
-                if let Some(job) = self.seal_one(ct, chunk, out)? {
+                if let Some(job) = self.seal_one(ct, n, &mut src, out)? {
                     jobs.push(job);
                 }
             } else {
                 let h = Header {
                     content_type: ct,
                     version: self.plain_version,
-                    len: u16::try_from(chunk.len()).map_err(|_| RecordError::BadSend)?,
+                    len: u16::try_from(n).map_err(|_| RecordError::BadSend)?,
                 };
                 out.extend_from_slice(&h.encode());
-                out.extend_from_slice(chunk);
+                src.copy_into(n, out)?;
             }
         }
         Ok(jobs)
     }
 
+    /// Seals the next `n` bytes of `src` as one record.
     fn seal_one(
         &mut self,
         ct: ContentType,
-        chunk: &[u8],
+        n: usize,
+        src: &mut Gather<'_, '_>,
         out: &mut Vec<u8>,
     ) -> Result<Option<SealJob>, RecordError> {
         let keys = self.keys.as_mut().ok_or(RecordError::BadSend)?;
         if let Some(mode) = keys.tls12_mode() {
-            return seal_tls12(keys, mode, ct, chunk, out, self.offload);
+            return seal_tls12(keys, mode, ct, n, src, out, self.offload);
         }
-        let inner_len = chunk.len().checked_add(1).ok_or(RecordError::BadSend)?;
+        let inner_len = n.checked_add(1).ok_or(RecordError::BadSend)?;
         let rec_len = inner_len.checked_add(TAG_LEN).ok_or(RecordError::BadSend)?;
         let h = Header {
             content_type: ContentType::APPLICATION_DATA,
@@ -134,7 +158,7 @@ impl RecordWriter {
         let nonce = keys.next_nonce()?;
         out.extend_from_slice(&aad);
         let start = out.len();
-        out.extend_from_slice(chunk);
+        src.copy_into(n, out)?;
         out.push(ct.0);
         if self.offload {
             out.extend_from_slice(&[0u8; TAG_LEN]);
@@ -156,13 +180,44 @@ impl RecordWriter {
     }
 }
 
+/// A cursor over the parts of a gather write.
+struct Gather<'p, 'a> {
+    parts: &'p [&'a [u8]],
+    /// Bytes of `parts[0]` already taken.
+    off: usize,
+}
+
+impl<'p, 'a> Gather<'p, 'a> {
+    fn new(parts: &'p [&'a [u8]]) -> Self {
+        Self { parts, off: 0 }
+    }
+
+    /// Appends the next `n` bytes to `out` (an error if the parts hold fewer).
+    fn copy_into(&mut self, mut n: usize, out: &mut Vec<u8>) -> Result<(), RecordError> {
+        while n > 0 {
+            let (first, rest) = self.parts.split_first().ok_or(RecordError::BadSend)?;
+            let avail = first.get(self.off..).unwrap_or_default();
+            let k = avail.len().min(n);
+            out.extend_from_slice(avail.get(..k).unwrap_or_default());
+            n = n.saturating_sub(k);
+            self.off = self.off.saturating_add(k);
+            if self.off >= first.len() {
+                self.parts = rest;
+                self.off = 0;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// TLS 1.2 AEAD record (RFC 5246 §6.2.3.3): `type || 0303 || len || [explicit nonce] ||
 /// ciphertext || tag`, AAD = `seq || type || 0303 || plaintext length`.
 fn seal_tls12(
     keys: &mut TrafficKeys,
     mode: Tls12Nonce,
     ct: ContentType,
-    chunk: &[u8],
+    n: usize,
+    src: &mut Gather<'_, '_>,
     out: &mut Vec<u8>,
     offload: bool,
 ) -> Result<Option<SealJob>, RecordError> {
@@ -171,9 +226,8 @@ fn seal_tls12(
         Tls12Nonce::ExplicitGcm => nonce.get(4..).ok_or(RecordError::BadSend)?,
         Tls12Nonce::ChaCha => &[],
     };
-    let plen = u16::try_from(chunk.len()).map_err(|_| RecordError::BadSend)?;
-    let rec_len = chunk
-        .len()
+    let plen = u16::try_from(n).map_err(|_| RecordError::BadSend)?;
+    let rec_len = n
         .checked_add(explicit.len())
         .and_then(|n| n.checked_add(TAG_LEN))
         .ok_or(RecordError::BadSend)?;
@@ -186,7 +240,7 @@ fn seal_tls12(
     out.extend_from_slice(&h.encode());
     out.extend_from_slice(explicit);
     let start = out.len();
-    out.extend_from_slice(chunk);
+    src.copy_into(n, out)?;
     if offload {
         out.extend_from_slice(&[0u8; TAG_LEN]);
         return Ok(Some(SealJob {
@@ -194,7 +248,7 @@ fn seal_tls12(
             nonce,
             aad: Aad::tls12(aad),
             start,
-            len: chunk.len(),
+            len: n,
         }));
     }
     let body = out.get_mut(start..).ok_or(RecordError::BadSend)?;

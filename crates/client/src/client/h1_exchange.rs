@@ -142,16 +142,19 @@ impl<N: Net> Client<N> {
             .encode(body_kind, &mut wire)
             .map_err(|e| fatal(Error::Http1(e)))?;
         let sent_head = head_lines(&wire);
-        if let Body::Bytes(b) = &req.body {
-            wire.extend_from_slice(b);
-        }
+        // Head and body in one gather write: over TLS the body is copied once, into the
+        // record buffer.
+        let body: &[u8] = match &req.body {
+            Body::Bytes(b) => b,
+            _ => &[],
+        };
         // A write failing on a pooled connection is the stale case too.
         let sent = clock
             .run(
                 net,
                 Phase::Headers,
                 cfg.deadlines.headers,
-                stream.write_all(&wire),
+                stream.write_all_parts(&[&wire, body]),
             )
             .await
             .map_err(fatal)?;
@@ -278,7 +281,11 @@ async fn send_h1_stream<N: Net>(
     let mut total: u64 = 0;
     loop {
         let piece = src.next_piece().await.map_err(Error::BodySource)?;
+        // The framing around the piece (chunk size line, or the last chunk); the piece itself
+        // is written from where it is, between `out` and `tail`.
         let mut out = Vec::new();
+        let mut data: &[u8] = &[];
+        let mut tail: &[u8] = &[];
         match &piece {
             Some(p) if p.is_empty() => continue,
             Some(p) => {
@@ -291,10 +298,10 @@ async fn send_h1_stream<N: Net>(
                     }
                 }
                 if chunked {
-                    burrow_h1::encode_chunk(p, &mut out);
-                } else {
-                    out.extend_from_slice(p);
+                    burrow_h1::encode_chunk_head(p.len(), &mut out);
+                    tail = burrow_h1::CHUNK_END;
                 }
+                data = p;
             }
             None => {
                 if let BodyKind::Length(n) = kind {
@@ -309,9 +316,14 @@ async fn send_h1_stream<N: Net>(
                 }
             }
         }
-        if !out.is_empty() {
+        if !out.is_empty() || !data.is_empty() {
             clock
-                .run(net, Phase::Idle, cfg.deadlines.idle, stream.write_all(&out))
+                .run(
+                    net,
+                    Phase::Idle,
+                    cfg.deadlines.idle,
+                    stream.write_all_parts(&[&out, data, tail]),
+                )
                 .await?
                 .map_err(|e| Error::from_io(e, Error::Io))?;
         }

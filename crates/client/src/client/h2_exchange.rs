@@ -137,7 +137,7 @@ async fn send_h2_stream(
                 "the body stream gave more than its declared length",
             )));
         }
-        h2.push(id, &piece).await?;
+        h2.push(id, piece).await?;
     }
     if length.is_some_and(|n| total != n) {
         return Err(Error::BodySource(std::io::Error::other(format!(

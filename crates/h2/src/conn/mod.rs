@@ -22,6 +22,7 @@ mod validate;
 
 pub use config::{Config, Limits};
 pub use event::{DataSink, Event};
+pub use send::LentPayload;
 pub use stream::StreamState;
 
 use std::collections::{BTreeMap, VecDeque};

@@ -5,6 +5,18 @@ use super::{validate, Connection};
 use crate::error::{Error, Kind, Reason};
 use crate::frame::{Continuation, Data, GoAway, Headers, Ping, RstStream, StreamId, MAX_WINDOW};
 use crate::hpack::Header;
+use core::ops::Range;
+
+/// Where [`Connection::send_data_lent`] left a DATA frame's payload to the caller: the next
+/// `len` bytes of the caller's data go right after the first `at` bytes of the transmit
+/// buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LentPayload {
+    /// Offset in the transmit buffer (from its start) where the payload goes.
+    pub at: usize,
+    /// Payload length (at most the server's maximum frame size; never 0).
+    pub len: usize,
+}
 
 impl Connection {
     /// Opens a stream with a request header block (pseudo-headers first: `:method`, `:scheme`,
@@ -97,13 +109,54 @@ impl Connection {
         data: &[u8],
         end_stream: bool,
     ) -> Result<usize, Error> {
+        self.frame_data(id, data.len(), end_stream, |out, taken| {
+            out.extend_from_slice(data.get(taken).unwrap_or_default());
+        })
+    }
+
+    /// [`send_data`](Self::send_data) without the payload: the same frames, the same windows
+    /// and state, for `len` bytes of data the caller holds, but only the 9-byte DATA frame
+    /// headers go into the transmit buffer. Each frame's payload is described in `lent` (one
+    /// [`LentPayload`] per non-empty frame, appended in order): the caller sends the transmit
+    /// buffer with the next `len` bytes of its data spliced in at `at`, which is then exactly
+    /// what `send_data` would have queued. Returns how many bytes were taken (the first that
+    /// many of the caller's data; the rest waits for `Event::WindowOpened`).
+    ///
+    /// `at` counts from the start of the transmit buffer, so keep the entries of every call
+    /// until the bytes are taken with [`take_transmit`](Self::take_transmit) or
+    /// [`swap_transmit`](Self::swap_transmit) (which start the buffer over), and splice them
+    /// then; frames queued after a call (by other commands or by `handle_input`) come after
+    /// its payloads, as they would with `send_data`.
+    pub fn send_data_lent(
+        &mut self,
+        id: StreamId,
+        len: usize,
+        end_stream: bool,
+        lent: &mut Vec<LentPayload>,
+    ) -> Result<usize, Error> {
+        self.frame_data(id, len, end_stream, |out, taken| {
+            lent.push(LentPayload {
+                at: out.len(),
+                len: taken.len(),
+            });
+        })
+    }
+
+    /// The accounting and frame headers of `send_data` for `len` bytes; `payload` is called
+    /// after each non-empty frame's header with the range of the data it carries.
+    fn frame_data(
+        &mut self,
+        id: StreamId,
+        len: usize,
+        end_stream: bool,
+        mut payload: impl FnMut(&mut Vec<u8>, Range<usize>),
+    ) -> Result<usize, Error> {
         self.check_open()?;
         self.local_stream(id)?;
-        let cap = self.send_capacity(id).min(data.len());
+        let cap = self.send_capacity(id).min(len);
         let max = super::usize_of(self.peer.max_frame_size).max(1);
-        let (now, _) = data.split_at(cap);
-        let all = cap == data.len();
-        if now.is_empty() {
+        let all = cap == len;
+        if cap == 0 {
             if all && end_stream {
                 Data {
                     stream_id: id,
@@ -117,23 +170,26 @@ impl Connection {
             }
             return Ok(0);
         }
-        let mut chunks = now.chunks(max).peekable();
-        while let Some(c) = chunks.next() {
-            let last = chunks.peek().is_none();
-            let n = crate::frame::len24(c.len());
+        let mut start = 0;
+        while start < cap {
+            let end = start.saturating_add(max).min(cap);
+            let last = end >= cap;
+            let n = crate::frame::len24(end.saturating_sub(start));
             Data {
                 stream_id: id,
-                data: c,
+                data: &[],
                 end_stream: last && all && end_stream,
                 pad: None,
                 flow_len: n,
             }
-            .encode(&mut self.out);
+            .encode_head(end.saturating_sub(start), &mut self.out);
+            payload(&mut self.out, start..end);
             // Cannot fail: cap <= both windows.
             let _ = self.conn_send.consume(n);
             if let Some(s) = self.streams.get_mut(&id.0) {
                 let _ = s.send_window.consume(n);
             }
+            start = end;
         }
         if all && end_stream {
             self.local_end(id);

@@ -93,21 +93,7 @@ impl<'a> Data<'a> {
 
     /// Appends the frame.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        let mut f = 0;
-        if self.end_stream {
-            f |= flags::END_STREAM;
-        }
-        if self.pad.is_some() {
-            f |= flags::PADDED;
-        }
-        let length = len24(payload_len_padded(self.data.len(), self.pad));
-        FrameHeader {
-            length,
-            kind: FrameType::DATA,
-            flags: f,
-            stream_id: self.stream_id,
-        }
-        .encode(out);
+        self.encode_head(self.data.len(), out);
         if let Some(p) = self.pad {
             out.push(p);
         }
@@ -115,5 +101,26 @@ impl<'a> Data<'a> {
         if let Some(p) = self.pad {
             out.resize(out.len().saturating_add(usize::from(p)), 0);
         }
+    }
+
+    /// Appends the 9-byte frame header of this frame with a payload of `data_len` bytes
+    /// (`self.data` is not looked at). For an unpadded frame the payload follows the header
+    /// directly, so the caller may send it from where it is instead of copying it after.
+    pub fn encode_head(&self, data_len: usize, out: &mut Vec<u8>) {
+        let mut f = 0;
+        if self.end_stream {
+            f |= flags::END_STREAM;
+        }
+        if self.pad.is_some() {
+            f |= flags::PADDED;
+        }
+        let length = len24(payload_len_padded(data_len, self.pad));
+        FrameHeader {
+            length,
+            kind: FrameType::DATA,
+            flags: f,
+            stream_id: self.stream_id,
+        }
+        .encode(out);
     }
 }
