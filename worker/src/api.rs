@@ -253,7 +253,7 @@ impl RawClient {
                 req.headers.push((n, v));
             }
             if let Some(bytes) = body.dyn_ref::<Uint8Array>() {
-                req.body = Body::Bytes(bytes.to_vec());
+                req.body = Body::Bytes(Rc::new(bytes.to_vec()));
             } else if present(&stream) {
                 let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
                     .ok()

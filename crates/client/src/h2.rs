@@ -22,8 +22,8 @@
 //! (`NetStream::write_all_parts`) of the frames with the payloads in place; `TlsStream` fills
 //! its records straight from those parts — the one copy between the caller's buffer and the
 //! sealed record. Plain h2c joins the parts instead (one copy, then the transport's). A
-//! `Body::Bytes` body is cloned from the request first (the request keeps it, to replay it for
-//! a redirect or retry): one more copy for that kind of body, not for streamed ones.
+//! `Body::Bytes` body is shared with the request (`Rc`, which keeps it to replay for a
+//! redirect or retry), not copied.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -110,9 +110,14 @@ struct Splice {
 impl Slot {
     /// Queues a body buffer (an empty one is nothing).
     fn queue(&mut self, buf: Vec<u8>) {
+        self.queue_shared(Rc::new(buf));
+    }
+
+    /// Queues a buffer the request keeps too (a `Body::Bytes` body, replayable).
+    fn queue_shared(&mut self, buf: Rc<Vec<u8>>) {
         if !buf.is_empty() {
             self.queued = self.queued.saturating_add(buf.len());
-            self.to_send.push_back(Rc::new(buf));
+            self.to_send.push_back(buf);
         }
     }
 
@@ -329,7 +334,7 @@ impl H2Conn {
     pub(crate) fn send(
         &self,
         headers: &[Header],
-        body: Vec<u8>,
+        body: Rc<Vec<u8>>,
         streaming: bool,
     ) -> Result<u32, Error> {
         let mut s = self.shared.borrow_mut();
@@ -346,7 +351,7 @@ impl H2Conn {
             ended: end,
             ..Slot::default()
         };
-        slot.queue(body);
+        slot.queue_shared(body);
         s.slots.insert(id.0, slot);
         s.pump();
         s.kick();

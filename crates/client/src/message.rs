@@ -82,7 +82,9 @@ pub enum Body {
     #[default]
     Empty,
     /// These bytes (sent with `Content-Length`; replayable, so redirects and retries can resend).
-    Bytes(Vec<u8>),
+    /// Shared, not copied: a redirect's new request, a retry and the HTTP/2 driver that writes
+    /// them all hold this one buffer.
+    Bytes(Rc<Vec<u8>>),
     /// Pieces from a source, sent as they come (not replayable).
     Stream(BodyStream),
 }
@@ -125,7 +127,7 @@ impl Request {
 
     /// Sets the body.
     pub fn body(mut self, bytes: Vec<u8>) -> Request {
-        self.body = Body::Bytes(bytes);
+        self.body = Body::Bytes(Rc::new(bytes));
         self
     }
 

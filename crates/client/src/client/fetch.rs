@@ -223,6 +223,8 @@ fn redirect(
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use super::*;
 
     fn req(method: &str, url: &str) -> Request {
@@ -250,7 +252,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(n.method, "POST");
-        assert_eq!(n.body, Body::Bytes(b"x".to_vec()));
+        assert_eq!(n.body, Body::Bytes(Rc::new(b"x".to_vec())));
         assert!(!n.headers.iter().any(|(k, _)| k == "Authorization"));
         let e = redirect(&r, &h, 302, Some("http://a.test/"), &cfg).unwrap_err();
         assert_eq!(e.code(), "REDIRECT_INSECURE");

@@ -145,7 +145,7 @@ impl<N: Net> Client<N> {
         // Head and body in one gather write: over TLS the body is copied once, into the
         // record buffer.
         let body: &[u8] = match &req.body {
-            Body::Bytes(b) => b,
+            Body::Bytes(b) => b.as_slice(),
             _ => &[],
         };
         // A write failing on a pooled connection is the stale case too.

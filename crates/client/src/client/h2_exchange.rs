@@ -40,9 +40,9 @@ impl<N: Net> Client<N> {
             mut fields,
         } = RequestParts::new(cfg, req, &origin);
         let (body, mut source, length) = match &req.body {
-            Body::Empty => (Vec::new(), None, None),
-            Body::Bytes(b) => (b.clone(), None, u64::try_from(b.len()).ok()),
-            Body::Stream(s) => (Vec::new(), Some(s.take()?), s.length()),
+            Body::Empty => (Rc::default(), None, None),
+            Body::Bytes(b) => (Rc::clone(b), None, u64::try_from(b.len()).ok()),
+            Body::Stream(s) => (Rc::default(), Some(s.take()?), s.length()),
         };
         if let Some(n) = length.filter(|n| *n > 0 && !has("content-length")) {
             fields.push(("content-length".to_string(), n.to_string()));
