@@ -213,6 +213,9 @@ pub struct Sample {
     pub excluded: f64,
     /// Operations per round.
     pub iterations: u64,
+    /// The 10th percentile of the single operations' times over the measured rounds: a figure
+    /// load can only push up, so less disturbed by a busy machine than the rounds' means.
+    pub p10: f64,
 }
 
 impl Sample {
@@ -221,6 +224,7 @@ impl Sample {
         mut wall: Vec<f64>,
         excluded: f64,
         iterations: u64,
+        mut ops: Vec<f64>,
     ) -> Sample {
         let min = per_round.iter().copied().fold(f64::INFINITY, f64::min);
         let max = per_round.iter().copied().fold(0.0, f64::max);
@@ -233,8 +237,19 @@ impl Sample {
             wall_median: median(&mut wall),
             excluded,
             iterations,
+            p10: percentile(&mut ops, 0.10),
         }
     }
+}
+
+/// The `q` quantile of `values` (nearest rank; 0 when empty).
+fn percentile(values: &mut [f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((values.len() as f64 - 1.0) * q).round() as usize;
+    values[rank.min(values.len() - 1)]
 }
 
 /// Median, fastest and slowest of `values` (e.g. per-round differences of two samples).
@@ -318,6 +333,7 @@ pub fn sample_interleaved(
     let mut per_round = vec![Vec::with_capacity(rounds); ops.len()];
     let mut wall = vec![Vec::with_capacity(rounds); ops.len()];
     let mut excluded = vec![0.0; ops.len()];
+    let mut singles: Vec<Vec<f64>> = vec![Vec::new(); ops.len()];
     let total: u64 = iterations.iter().sum();
     for r in 0..=rounds {
         let mut done = vec![0u64; ops.len()];
@@ -331,6 +347,9 @@ pub fn sample_interleaved(
                 .min_by(|&a, &b| behind(a).total_cmp(&behind(b)))
                 .unwrap_or(0);
             let (t, e) = (ops[i].once)(clock);
+            if r > 0 {
+                singles[i].push(t.primary);
+            }
             sum[i] += t;
             ex[i] += e;
             done[i] += 1;
@@ -348,7 +367,8 @@ pub fn sample_interleaved(
         .zip(wall)
         .zip(excluded)
         .zip(iterations)
-        .map(|(((p, w), e), n)| Sample::from_rounds(p, w, e, n))
+        .zip(singles)
+        .map(|((((p, w), e), n), one)| Sample::from_rounds(p, w, e, n, one))
         .collect()
 }
 

@@ -40,6 +40,9 @@ pub struct Options {
     pub all_suites: bool,
     /// Which rungs run: bit 0 is a, … bit 4 is e (see [`Options::only`]).
     pub rungs: u8,
+    /// Rung e: time the whole path only (no AEAD-alone or inside-measured operation), for a
+    /// profiler to see the path and nothing else but the server's setup.
+    pub path_only: bool,
 }
 
 impl Options {
@@ -50,6 +53,7 @@ impl Options {
             rounds: 7,
             all_suites: true,
             rungs: ALL_RUNGS,
+            path_only: false,
         }
     }
 
@@ -61,6 +65,7 @@ impl Options {
             rounds: 3,
             all_suites: false,
             rungs: ALL_RUNGS,
+            path_only: false,
         }
     }
 
@@ -120,6 +125,30 @@ pub struct PathResult {
     /// Path cost beyond the AEAD, ms per MB of body: median, fastest and slowest over the
     /// rounds of (whole path − AEAD), the two measured in alternation within each round.
     pub beyond: (f64, f64, f64),
+    /// The same from the 10th percentiles of single operations (whole path − AEAD), ms per MB:
+    /// a second estimate, less moved by load than the rounds' means.
+    pub beyond_p10: f64,
+    /// Offload lines: the cost beyond the AEAD measured inside one operation (the record opens
+    /// timed and left out), so without a second measurement to subtract.
+    pub direct: Option<Direct>,
+}
+
+/// The path cost beyond the AEAD measured inside the operation (see [`PathResult::direct`]),
+/// ms per MB of body.
+#[derive(Clone, Copy, Debug)]
+pub struct Direct {
+    /// Median over the rounds.
+    pub median: f64,
+    /// 10th percentile of the single operations.
+    pub p10: f64,
+    /// Fastest round.
+    pub lowest: f64,
+    /// Slowest round.
+    pub highest: f64,
+    /// Record opens timed per response.
+    pub opens: f64,
+    /// What the clock reads around those opens cost (included in the figures above).
+    pub clock_cost: f64,
 }
 
 /// Everything one run measured.
@@ -241,7 +270,7 @@ impl Outcome {
             let rounds: Vec<String> = s.per_round.iter().map(f64::to_string).collect();
             let _ = writeln!(
                 out,
-                "L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                "L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                 l.name,
                 l.api,
                 l.body,
@@ -251,14 +280,25 @@ impl Outcome {
                 s.wall_median,
                 s.excluded,
                 s.iterations,
-                rounds.join(",")
+                rounds.join(","),
+                s.p10
             );
         };
         match self {
             Outcome::Lines(ls) => ls.iter().for_each(&mut line),
             Outcome::Path(p) => {
                 let (mid, lo, hi) = p.beyond;
-                let head = format!("P\t{}\t{mid}\t{lo}\t{hi}\n", p.client_records);
+                let direct = match &p.direct {
+                    Some(d) => format!(
+                        "\t{}\t{}\t{}\t{}\t{}\t{}",
+                        d.median, d.p10, d.lowest, d.highest, d.opens, d.clock_cost
+                    ),
+                    None => String::new(),
+                };
+                let head = format!(
+                    "P\t{}\t{mid}\t{lo}\t{hi}\t{}{direct}\n",
+                    p.client_records, p.beyond_p10
+                );
                 line(&p.path);
                 line(&p.aead);
                 out.insert_str(0, &head);
@@ -269,13 +309,28 @@ impl Outcome {
 
     /// Reads [`Outcome::encode`]'s text; `None` if it is not that.
     pub fn decode(text: &str) -> Option<Outcome> {
-        let mut path: Option<(f64, (f64, f64, f64))> = None;
+        // client records, (median, lowest, highest), p10, measured inside
+        type PathFigures = (f64, (f64, f64, f64), f64, Option<Direct>);
+        let mut path: Option<PathFigures> = None;
         let mut lines = Vec::new();
         for row in text.lines().filter(|r| !r.is_empty()) {
             let f: Vec<&str> = row.split('\t').collect();
             let num = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok());
             match f.first() {
-                Some(&"P") => path = Some((num(1)?, (num(2)?, num(3)?, num(4)?))),
+                Some(&"P") => {
+                    let direct = match num(6) {
+                        Some(median) => Some(Direct {
+                            median,
+                            p10: num(7)?,
+                            lowest: num(8)?,
+                            highest: num(9)?,
+                            opens: num(10)?,
+                            clock_cost: num(11)?,
+                        }),
+                        None => None,
+                    };
+                    path = Some((num(1)?, (num(2)?, num(3)?, num(4)?), num(5)?, direct));
+                }
                 Some(&"L") => {
                     let per_round = match f.get(10) {
                         Some(v) if !v.is_empty() => v
@@ -296,6 +351,7 @@ impl Outcome {
                             wall_median: num(7)?,
                             excluded: num(8)?,
                             iterations: f.get(9)?.parse().ok()?,
+                            p10: num(11)?,
                         },
                     });
                 }
@@ -303,7 +359,7 @@ impl Outcome {
             }
         }
         match path {
-            Some((client_records, beyond)) => {
+            Some((client_records, beyond, beyond_p10, direct)) => {
                 let mut it = lines.into_iter();
                 let (path, aead) = (it.next()?, it.next()?);
                 Some(Outcome::Path(Box::new(PathResult {
@@ -311,6 +367,8 @@ impl Outcome {
                     aead,
                     client_records,
                     beyond,
+                    beyond_p10,
+                    direct,
                 })))
             }
             None => Some(Outcome::Lines(lines)),
@@ -396,7 +454,8 @@ impl Report {
             "path cost beyond the AEAD = whole path - AEAD open alone over the same records, \
              measured in alternation in the same rounds; median of the per-round differences \
              [lowest to highest round], ms per MB of body (NOISY: the rounds disagree by more \
-             than twice the figure):"
+             than twice the figure); p10: the same from the 10th percentiles of the single \
+             operations (a figure load only pushes up):"
         );
         for p in &self.paths {
             let (mid, lo, hi) = p.beyond;
@@ -408,17 +467,34 @@ impl Report {
             };
             let _ = writeln!(
                 t,
-                "  {:<36} {:>7.3} [{:.3} to {:.3}]{noisy}   (medians: path {:.3}, AEAD {:.3}; \
-                 server work subtracted {:.3} ms/MB, {:.0} client records opened per response)",
+                "  {:<36} {:>7.3} [{:.3} to {:.3}]{noisy}  p10: {:.3}   (medians: path {:.3}, \
+                 AEAD {:.3}; server work subtracted {:.3} ms/MB, {:.0} client records opened \
+                 per response)",
                 p.path.name.trim_start_matches("e. whole path, "),
                 mid,
                 lo,
                 hi,
+                p.beyond_p10,
                 p.path.ms_per_mb(),
                 p.aead.ms_per_mb(),
                 ms_per_mb(p.path.sample.excluded, p.path.body),
                 p.client_records,
             );
+            if let Some(d) = &p.direct {
+                let _ = writeln!(
+                    t,
+                    "  {:<36} {:>7.3} [{:.3} to {:.3}]  p10: {:.3}   (measured inside: the \
+                     operation less its {:.0} timed record opens; the clock reads around them \
+                     cost {:.3} ms/MB, included)",
+                    "  same, measured inside",
+                    d.median,
+                    d.lowest,
+                    d.highest,
+                    d.p10,
+                    d.opens,
+                    d.clock_cost,
+                );
+            }
         }
         let _ = writeln!(t);
         let _ = writeln!(

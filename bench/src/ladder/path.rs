@@ -9,7 +9,7 @@
 //! records (the request, WINDOW_UPDATEs) and parsing them — runs inside the stream's
 //! `write_all`, is timed there on the same clock and subtracted.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::hint::black_box;
@@ -23,7 +23,13 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
-use burrow_client::{Client, ClientConfig, InlineOffload, Net, NetStream, Offload, Request, Trust};
+use burrow_client::{
+    Client, ClientConfig, CryptoOffload, InlineOffload, LocalFuture, Net, NetStream, Offload,
+    RecordKey, Request, Trust,
+};
+use burrow_crypto::aead::AeadAlgorithm;
+use burrow_crypto::sig::VerifyAlgorithm;
+use burrow_crypto::CryptoError;
 use burrow_testkit::tls13_server::{ServerConfig, Suite, Tls13Server};
 
 use super::layers::RecordSet;
@@ -486,6 +492,105 @@ impl Net for MemNet {
     }
 }
 
+/// Times the record opens of the offload line while `on`: the whole path less those intervals
+/// is its cost beyond the AEAD measured inside the same operation (no second measurement to
+/// subtract, so the machine's drift between two operations does not enter it).
+struct OpenTimer {
+    clock: Rc<dyn Clock>,
+    on: Cell<bool>,
+    spent: Cell<Reading>,
+    opens: Cell<u64>,
+}
+
+/// [`InlineOffload`] with its record opens timed by an [`OpenTimer`].
+struct TimedOffload {
+    inner: InlineOffload,
+    timer: Rc<OpenTimer>,
+}
+
+struct TimedKey {
+    inner: Rc<dyn RecordKey>,
+    timer: Rc<OpenTimer>,
+}
+
+impl RecordKey for TimedKey {
+    fn open<'a>(
+        &'a self,
+        nonce: &'a [u8; 12],
+        aad: &'a [u8],
+        data: &'a mut [u8],
+    ) -> LocalFuture<'a, io::Result<bool>> {
+        if !self.timer.on.get() {
+            return self.inner.open(nonce, aad, data);
+        }
+        let start = self.timer.clock.now();
+        let open = self.inner.open(nonce, aad, data);
+        Box::pin(async move {
+            let r = open.await;
+            let t = &self.timer;
+            let mut spent = t.spent.get();
+            spent += t.clock.now() - start;
+            t.spent.set(spent);
+            t.opens.set(t.opens.get() + 1);
+            r
+        })
+    }
+
+    fn seal<'a>(
+        &'a self,
+        nonce: &'a [u8; 12],
+        aad: &'a [u8],
+        data: &'a mut [u8],
+    ) -> LocalFuture<'a, io::Result<()>> {
+        self.inner.seal(nonce, aad, data)
+    }
+}
+
+impl CryptoOffload for TimedOffload {
+    fn offloads_records(&self) -> bool {
+        true
+    }
+
+    fn offloads_signatures(&self) -> bool {
+        self.inner.offloads_signatures()
+    }
+
+    fn import_key<'a>(
+        &'a self,
+        algorithm: AeadAlgorithm,
+        key: &'a [u8],
+    ) -> LocalFuture<'a, io::Result<Rc<dyn RecordKey>>> {
+        let import = self.inner.import_key(algorithm, key);
+        let timer = Rc::clone(&self.timer);
+        Box::pin(async move {
+            let inner = import.await?;
+            Ok(Rc::new(TimedKey { inner, timer }) as Rc<dyn RecordKey>)
+        })
+    }
+
+    fn verify<'a>(
+        &'a self,
+        algorithm: VerifyAlgorithm,
+        spki: &'a [u8],
+        message: &'a [u8],
+        signature: &'a [u8],
+    ) -> LocalFuture<'a, Result<(), CryptoError>> {
+        self.inner.verify(algorithm, spki, message, signature)
+    }
+}
+
+/// Seconds one pair of clock reads costs (what timing an open adds to the direct figure).
+fn clock_pair_cost(clock: &dyn Clock) -> f64 {
+    const PAIRS: u32 = 20_000;
+    let start = clock.now();
+    let mut last = start;
+    for _ in 0..PAIRS {
+        black_box(clock.now());
+        last = black_box(clock.now());
+    }
+    (last - start).primary / f64::from(PAIRS)
+}
+
 struct Flag(AtomicBool);
 
 impl Wake for Flag {
@@ -571,8 +676,19 @@ pub(crate) fn whole_path(
     let mut cfg = ClientConfig::default();
     cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
     cfg.http1_only = http != Http::H2;
+    let timer = Rc::new(OpenTimer {
+        clock: Rc::clone(&clock),
+        on: Cell::new(false),
+        spent: Cell::new(Reading::default()),
+        opens: Cell::new(0),
+    });
+    // Runs of the inside-measured operation (declared before the operations that borrow it).
+    let direct_runs = Cell::new(0u64);
     if offload {
-        cfg.tls.offload = Some(Offload(Rc::new(InlineOffload::new())));
+        cfg.tls.offload = Some(Offload(Rc::new(TimedOffload {
+            inner: InlineOffload::new(),
+            timer: Rc::clone(&timer),
+        })));
     }
     let client = Client::new(net.clone(), cfg);
 
@@ -598,14 +714,47 @@ pub(crate) fn whole_path(
             net.conn().borrow().excluded - before
         },
     );
-    let mut samples = sample_interleaved(
-        &*clock,
-        opts.round_secs,
-        opts.rounds,
-        &mut [path_op, records.aead_op()],
-    );
-    let aead_sample = samples.pop().unwrap_or_default();
-    let s = samples.pop().unwrap_or_default();
+    let mut ops = vec![path_op];
+    if !opts.path_only {
+        ops.push(records.aead_op());
+    }
+    if offload && !opts.path_only {
+        // The same fetch, its record opens timed and left out of the figure.
+        ops.push(Op::new(
+            || net.conn().borrow_mut().prepare(),
+            |()| {
+                let before = net.conn().borrow().excluded;
+                let spent = timer.spent.get();
+                timer.on.set(true);
+                let (n, _, reused) = get(&net, &client);
+                timer.on.set(false);
+                direct_runs.set(direct_runs.get() + 1);
+                assert_eq!(n, BODY_LEN);
+                assert!(reused, "the warm client reuses its connection");
+                let mut left_out = net.conn().borrow().excluded - before;
+                left_out += timer.spent.get() - spent;
+                left_out
+            },
+        ));
+    }
+    let opens_before = timer.opens.get();
+    let samples = sample_interleaved(&*clock, opts.round_secs, opts.rounds, &mut ops);
+    let mut samples = samples.into_iter();
+    let s = samples.next().unwrap_or_default();
+    let aead_sample = samples.next().unwrap_or_default();
+    let direct = samples.next().map(|d| {
+        let per = |secs: f64| secs * 1e3 / (BODY_LEN as f64 / 1e6);
+        let opens = (timer.opens.get() - opens_before) as f64 / direct_runs.get().max(1) as f64;
+        super::Direct {
+            median: per(d.median),
+            p10: per(d.p10),
+            lowest: per(d.min),
+            highest: per(d.max),
+            opens,
+            clock_cost: per(clock_pair_cost(&*clock) * opens),
+        }
+    });
+    let beyond_p10 = (s.p10 - aead_sample.p10) * 1e3 / (BODY_LEN as f64 / 1e6);
     let diffs: Vec<f64> = s
         .per_round
         .iter()
@@ -648,5 +797,7 @@ pub(crate) fn whole_path(
         aead,
         client_records,
         beyond: stats(&diffs),
+        beyond_p10,
+        direct,
     }
 }

@@ -101,3 +101,22 @@ pub fn table(
     }
     Ok(report.table(&PerformanceClock, opts, &format!("wasm32 in {platform}")))
 }
+
+/// Runs rung e's item `index` (as [`run_item`] numbers them for `--only e`) with the whole path
+/// alone for about `seconds`, for a profiler (`node --perf-basic-prof` under `perf record`):
+/// nothing else runs but the scripted server's setup. Returns the encoded outcome.
+#[wasm_bindgen]
+pub fn profile_item(index: usize, seconds: f64) -> Result<String, JsError> {
+    let opts = Options {
+        round_secs: seconds,
+        rounds: 1,
+        path_only: true,
+        ..options(false, "e")?
+    };
+    let item = ladder::items(opts)
+        .get(index)
+        .copied()
+        .ok_or_else(|| JsError::new("no such item"))?;
+    let clock: Rc<dyn Clock> = Rc::new(PerformanceClock);
+    Ok(ladder::run_item(&clock, opts, item).encode())
+}
