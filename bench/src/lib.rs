@@ -11,7 +11,7 @@ use std::time::Duration;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
 
-pub mod corpus;
+pub use burrow_testkit::corpus;
 pub mod ladder;
 
 /// How one operation was measured.

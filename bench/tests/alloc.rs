@@ -58,11 +58,7 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 fn run<F: Future>(f: F) -> F::Output {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    tokio::task::LocalSet::new().block_on(&rt, f)
+    burrow_native::block_on_local(f).unwrap()
 }
 
 /// Fetches `url` on `client` and reads the body with `next_chunk`; returns (allocations,

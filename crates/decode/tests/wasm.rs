@@ -59,41 +59,11 @@ fn a_bomb_stops_at_the_cap() {
     assert_eq!(out.len(), 1 << 20);
 }
 
-/// The same JSON-like corpus as bench/src/bin/decode.rs (kept in step by hand).
-fn corpus(len: usize) -> Vec<u8> {
-    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let words = [
-        "burrow", "tunnel", "worker", "edge", "record", "stream", "header", "value",
-    ];
-    let mut out = String::with_capacity(len + 256);
-    while out.len() < len {
-        let r = next();
-        let word = words[(r % 8) as usize];
-        out.push_str(&format!(
-            "{{\"id\":{},\"name\":\"{word}-{}\",\"score\":{}.{},\"tags\":[\"{}\",\"{word}\"],\"ok\":{}}},\n",
-            r % 100_000,
-            (r >> 20) % 1000,
-            (r >> 30) % 100,
-            (r >> 40) % 1000,
-            words[((r >> 50) % 8) as usize],
-            r & 1 == 0
-        ));
-    }
-    out.truncate(len);
-    out.into_bytes()
-}
-
 /// Throughput of decoded output per coding and backend (wall time from `Date.now()`, so the
 /// figure includes whatever else the machine runs). Prints; asserts only correctness.
 #[wasm_bindgen_test]
 fn decode_throughput() {
-    let data = corpus(4 * 1024 * 1024);
+    let data = burrow_testkit::corpus::json_like_text(4 * 1024 * 1024);
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
     std::io::Write::write_all(&mut e, &data).unwrap();
     let gz = e.finish().unwrap();

@@ -118,6 +118,15 @@ pub struct FetchResult {
     pub key_log: Vec<String>,
 }
 
+/// Runs `fut` to its end on a new current-thread runtime, inside a `LocalSet` (what
+/// [`TokioNet`] needs for `Net::spawn`): the way to drive a `Client<TokioNet>` from sync code.
+pub fn block_on_local<F: std::future::Future>(fut: F) -> std::io::Result<F::Output> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(tokio::task::LocalSet::new().block_on(&rt, fut))
+}
+
 /// Unix time in milliseconds (the native platform's clock, for [`TokioNet`] and [`fetch`]).
 pub fn now_ms() -> u64 {
     #[allow(clippy::disallowed_methods)]

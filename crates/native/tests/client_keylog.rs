@@ -16,11 +16,7 @@ use burrow_testkit::peers::Peers;
 const PEER: &str = "SSERVER_HRR";
 
 fn run<F: Future>(f: F) -> F::Output {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    tokio::task::LocalSet::new().block_on(&rt, f)
+    burrow_native::block_on_local(f).unwrap()
 }
 
 /// A sink collecting lines, and the lines.

@@ -15,11 +15,7 @@ use burrow_testkit::node::NodeServer;
 use burrow_testkit::peers::Peers;
 
 fn run<F: Future>(f: F) -> F::Output {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    tokio::task::LocalSet::new().block_on(&rt, f)
+    burrow_native::block_on_local(f).unwrap()
 }
 
 fn script() -> PathBuf {

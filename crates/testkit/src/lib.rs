@@ -5,6 +5,8 @@
 //!   and it says so on stderr.
 //! * [`fingerprint`]: ClientHello JA4 / JA3 computed from the FoxIO definition, for the
 //!   profile tests.
+//! * [`corpus`]: generated bodies (JSON-like text, incompressible bytes), the same on every run
+//!   and platform, for the decode tests and the benchmarks.
 //! * [`embedded`]: the small vector files compiled in, for `wasm32` tests that have no file system.
 //! * [`peers`]: the local third-party servers started by `../shared/peers/up.sh`, read from
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
@@ -14,6 +16,7 @@
 //!   Ed25519 certificate, KeyUpdate injection) for in-memory client tests and the benchmarks,
 //!   native and wasm32.
 
+pub mod corpus;
 pub mod embedded;
 pub mod fingerprint;
 pub mod hex;

@@ -93,12 +93,8 @@ fn run(o: &Options) -> Result<(), Failure> {
         },
         _ => Route::Direct,
     };
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::new(exit::OTHER, format!("cannot start the runtime: {e}")))?;
-    let local = tokio::task::LocalSet::new();
-    local.block_on(&rt, transfer(o, config, request, route))
+    burrow_native::block_on_local(transfer(o, config, request, route))
+        .map_err(|e| Failure::new(exit::OTHER, format!("cannot start the runtime: {e}")))?
 }
 
 async fn transfer(

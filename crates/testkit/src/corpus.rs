@@ -1,4 +1,4 @@
-//! Generated bodies the benchmarks decode and carry: no files, the same bytes on every run and
+//! Generated bodies the tests and benchmarks decode and carry: no files, the same bytes on every run and
 //! platform.
 
 /// A xorshift64 stream: cheap, deterministic, and incompressible enough for a binary body.
