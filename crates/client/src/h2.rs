@@ -4,7 +4,10 @@
 //! The driver races a transport read against a "kick" (a request queued frames); a read that
 //! loses the race is dropped, which is safe for the streams here: `TlsStream::fill_buf` takes
 //! nothing until its inner read returns and never writes (so no record is cut on the wire),
-//! and tokio's read and the Worker's are cancel-safe.
+//! and tokio's read and the Worker's are cancel-safe. After a read, the records already in
+//! the buffer (the rest of that transport read) go to burrow-h2 one after another through
+//! `fill_buffered`, without the race and the queue check between them: they need no wait, so
+//! a kick waits at most for what has already arrived.
 //!
 //! Body bytes: the driver hands burrow-h2 the TLS plaintext where it was decrypted
 //! (`fill_buf`), and burrow-h2 lends each DATA payload to [`SlotSink`], which appends it to the
@@ -587,50 +590,63 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
     // and the body pieces that go between them.
     let mut out = Vec::new();
     let mut splices;
+    // Records already buffered (the rest of one transport read) are handed to the connection
+    // one after another, without the queue check and race between them: they need no wait.
+    let mut draining = false;
     loop {
-        let finished = {
-            let mut s = shared.borrow_mut();
-            // Nobody can use this connection any more: the client is gone (or only this
-            // driver holds the state) and no response is being read.
-            let finished = (s.shutdown || Rc::strong_count(&shared) == 1) && s.slots.is_empty();
-            if finished {
-                s.conn.goaway();
+        let read = if draining {
+            match stream.fill_buffered().await {
+                Ok([]) => {
+                    draining = false;
+                    continue;
+                }
+                r => Some(r),
             }
-            s.pump();
-            s.kick = false;
-            splices = s.take_flight(&mut out);
-            finished
-        };
-        if finished {
-            // Best effort: GOAWAY and close_notify, then the driver ends.
-            let _ = write_flight(&mut stream, &out, &splices).await;
-            let _ = stream.close().await;
-            return;
-        }
-        if !out.is_empty() {
-            // No borrow of the shared state is held across the write; the splices keep
-            // their buffers alive until it is done.
-            let written = write_flight(&mut stream, &out, &splices).await;
-            splices.clear();
-            if let Err(e) = written {
-                let e = Error::from_io(e, Error::Io);
-                shared.borrow_mut().fail_all(Dead {
-                    code: e.code(),
-                    message: e.to_string(),
-                });
+        } else {
+            let finished = {
+                let mut s = shared.borrow_mut();
+                // Nobody can use this connection any more: the client is gone (or only this
+                // driver holds the state) and no response is being read.
+                let finished = (s.shutdown || Rc::strong_count(&shared) == 1) && s.slots.is_empty();
+                if finished {
+                    s.conn.goaway();
+                }
+                s.pump();
+                s.kick = false;
+                splices = s.take_flight(&mut out);
+                finished
+            };
+            if finished {
+                // Best effort: GOAWAY and close_notify, then the driver ends.
+                let _ = write_flight(&mut stream, &out, &splices).await;
+                let _ = stream.close().await;
                 return;
             }
-            continue;
-        }
-        let kicked = std::future::poll_fn(|cx| {
-            let mut s = shared.borrow_mut();
-            if s.kick {
-                return Poll::Ready(());
+            if !out.is_empty() {
+                // No borrow of the shared state is held across the write; the splices keep
+                // their buffers alive until it is done.
+                let written = write_flight(&mut stream, &out, &splices).await;
+                splices.clear();
+                if let Err(e) = written {
+                    let e = Error::from_io(e, Error::Io);
+                    shared.borrow_mut().fail_all(Dead {
+                        code: e.code(),
+                        message: e.to_string(),
+                    });
+                    return;
+                }
+                continue;
             }
-            s.driver = Some(cx.waker().clone());
-            Poll::Pending
-        });
-        let read = race(stream.fill_buf(), kicked).await;
+            let kicked = std::future::poll_fn(|cx| {
+                let mut s = shared.borrow_mut();
+                if s.kick {
+                    return Poll::Ready(());
+                }
+                s.driver = Some(cx.waker().clone());
+                Poll::Pending
+            });
+            race(stream.fill_buf(), kicked).await
+        };
         let mut used = 0;
         // The last words (a GOAWAY the library queued, after any frames still unwritten)
         // when the connection must end.
@@ -671,6 +687,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
             }
         };
         stream.consume(used);
+        draining = used > 0;
         if let Some((out, splices)) = goodbye {
             if !out.is_empty() {
                 // Best effort: the connection is finished either way.
