@@ -5,7 +5,8 @@
 //! Run: `cargo run --release -p burrow-bench --bin ladder` (`-- --quick` for a fast rough pass,
 //! `-- --only ce` for rungs c and e only). Progress goes to stderr, the table to stdout. Each
 //! item is measured in a child process of its own (`--item N`), so no figure depends on the heap
-//! the items before it left.
+//! the items before it left. `--path-only` (with `--only e --item N`) runs item N's whole path
+//! alone in rounds of 2 s, for a profiler (`perf record`), like the wasm `profile_item`.
 
 use std::process::Command;
 use std::rc::Rc;
@@ -58,6 +59,10 @@ fn main() {
         opts = opts
             .only(&letters)
             .unwrap_or_else(|| fail("--only takes rung letters a to e, e.g. --only ce"));
+    }
+    if args.iter().any(|a| a == "--path-only") {
+        opts.path_only = true;
+        opts.round_secs = 2.0;
     }
     let items = ladder::items(opts);
     let clock: Rc<dyn Clock> = Rc::new(ThreadCpuClock::default());

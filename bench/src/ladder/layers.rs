@@ -6,7 +6,9 @@ use std::io::Write as _;
 use burrow_crypto::aead::{AeadAlgorithm, AeadKey, TAG_LEN};
 use burrow_h1::{Event as H1Event, Limits, RequestInfo};
 use burrow_h2::{Connection, Header};
-use burrow_record::{ContentType, Next, RecordReader, RecordWriter, TrafficKeys, HEADER_LEN};
+use burrow_record::{
+    ContentType, Next, RecordReader, RecordWriter, TrafficKeys, HEADER_LEN, MAX_CIPHERTEXT,
+};
 use burrow_testkit::tls13_server::Suite;
 
 use super::wire::{self, RECORD_PAYLOAD};
@@ -156,6 +158,58 @@ impl RecordSet {
                 key.open_in_place(nonce, aad, ct, &tag).expect("open");
                 black_box(ct);
             }
+        })
+    }
+
+    /// The least work the receive path's design allows over these records, with no record
+    /// layer, framing or control flow: the transport's copy of the wire into a record buffer the
+    /// size of the client's (`4 * RECV_ROOM`, reads as large as its free tail, compacted when
+    /// less than a record of room is left), `AeadKey::open_in_place` of each record where it
+    /// landed, and the one copy out of its content into a reused chunk of
+    /// [`burrow_client::CHUNK_TARGET`] bytes.
+    pub(crate) fn floor_op(&self) -> Op<'_> {
+        let alg = self.suite.aead();
+        let key = AeadKey::new(alg, &key_and_iv(alg).0).expect("key");
+        let room = HEADER_LEN + MAX_CIPHERTEXT;
+        let mut buf = vec![0u8; 4 * room];
+        let chunk_len = burrow_client::CHUNK_TARGET;
+        let mut chunk: Vec<u8> = Vec::with_capacity(chunk_len);
+        Op::plain(move || {
+            let wire = &self.wire;
+            // Wire offset of buf[0], bytes in buf, wire bytes read so far.
+            let (mut base, mut end, mut fed) = (0usize, 0usize, 0usize);
+            let mut got = 0;
+            for (nonce, aad, range) in &self.parts {
+                while end < range.end - base {
+                    if buf.len() - end < room {
+                        let keep = range.start - HEADER_LEN - base;
+                        buf.copy_within(keep..end, 0);
+                        base += keep;
+                        end -= keep;
+                    }
+                    let n = (buf.len() - end).min(wire.len() - fed);
+                    buf[end..end + n].copy_from_slice(&wire[fed..fed + n]);
+                    end += n;
+                    fed += n;
+                }
+                let rec = &mut buf[range.start - base..range.end - base];
+                let (ct, tag) = rec.split_at_mut(range.len() - TAG_LEN);
+                let tag: [u8; TAG_LEN] = (&*tag).try_into().expect("tag");
+                key.open_in_place(nonce, aad, ct, &tag).expect("open");
+                // TLS 1.3: the content ends with its one-byte inner content type.
+                let mut content = &ct[..ct.len() - 1];
+                got += content.len();
+                while !content.is_empty() {
+                    let n = (chunk_len - chunk.len()).min(content.len());
+                    chunk.extend_from_slice(&content[..n]);
+                    content = &content[n..];
+                    if chunk.len() == chunk_len {
+                        black_box(&chunk);
+                        chunk.clear();
+                    }
+                }
+            }
+            assert_eq!(got, self.content);
         })
     }
 
@@ -317,5 +371,58 @@ pub(crate) fn inflate(clock: &dyn Clock, opts: Options) -> Line {
         api: "d. burrow_decode::Decoder::{new, decode, finish} (gzip, default backend)".to_string(),
         body: BODY_LEN,
         sample: s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Record sizes that do not divide the buffer: full records, small ones, and a run of
+    /// sizes that move where each read ends, so the floor compacts and reads across records.
+    fn uneven_payloads() -> Vec<Vec<u8>> {
+        let sizes = [
+            RECORD_PAYLOAD,
+            1,
+            700,
+            RECORD_PAYLOAD - 3,
+            9_000,
+            16_000,
+            2,
+            12_345,
+        ];
+        sizes
+            .iter()
+            .cycle()
+            .take(40)
+            .enumerate()
+            .map(|(i, &n)| (0..n).map(|b| (b ^ i) as u8).collect())
+            .collect()
+    }
+
+    #[test]
+    fn floor_opens_every_record_and_copies_all_content() {
+        // The op asserts the content count itself and panics on an open that fails (a record
+        // read from the wrong place); this runs it over uneven records, under both suites.
+        let clock = crate::ThreadCpuClock::default();
+        for suite in [Suite::Aes128GcmSha256, Suite::ChaCha20Poly1305Sha256] {
+            let set = RecordSet::new(suite, &uneven_payloads());
+            let mut op = set.floor_op();
+            for _ in 0..2 {
+                let _ = (op.once)(&clock);
+            }
+        }
+    }
+
+    #[test]
+    fn floor_rejects_records_it_did_not_open() {
+        // A flipped ciphertext byte must make the floor fail, or it is not opening anything.
+        let mut set = RecordSet::new(Suite::ChaCha20Poly1305Sha256, &uneven_payloads());
+        let at = set.parts[3].2.start + 10;
+        set.wire[at] ^= 1;
+        let clock = crate::ThreadCpuClock::default();
+        let mut op = set.floor_op();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (op.once)(&clock)));
+        assert!(run.is_err(), "a corrupted record was accepted");
     }
 }

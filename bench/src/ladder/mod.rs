@@ -120,6 +120,10 @@ pub struct PathResult {
     pub path: Line,
     /// The AEAD alone over the same records (same payload sizes, same suite, same run).
     pub aead: Line,
+    /// The least work the design allows over the same records (no record layer, framing or
+    /// control flow: the copy in, the AEAD in place, the copy out), timed in the same rounds;
+    /// `None` when only the path ran.
+    pub floor: Option<Line>,
     /// Client records the scripted server opened per response (its subtracted work).
     pub client_records: f64,
     /// Path cost beyond the AEAD, ms per MB of body: median, fastest and slowest over the
@@ -131,6 +135,27 @@ pub struct PathResult {
     /// Offload lines: the cost beyond the AEAD measured inside one operation (the record opens
     /// timed and left out), so without a second measurement to subtract.
     pub direct: Option<Direct>,
+}
+
+impl PathResult {
+    /// The design floor's cost beyond the AEAD, ms per MB of body, by the path's two
+    /// estimators: (median of the per-round differences, lowest, highest), and from the 10th
+    /// percentiles.
+    pub fn floor_beyond(&self) -> Option<((f64, f64, f64), f64)> {
+        let floor = self.floor.as_ref()?;
+        let per = |secs: f64| secs * 1e3 / (floor.body as f64 / 1e6);
+        let diffs: Vec<f64> = floor
+            .sample
+            .per_round
+            .iter()
+            .zip(&self.aead.sample.per_round)
+            .map(|(f, a)| per(f - a))
+            .collect();
+        Some((
+            crate::stats(&diffs),
+            per(floor.sample.p10 - self.aead.sample.p10),
+        ))
+    }
 }
 
 /// The path cost beyond the AEAD measured inside the operation (see [`PathResult::direct`]),
@@ -257,7 +282,11 @@ impl Outcome {
     pub fn lines(&self, wall: bool) -> Vec<String> {
         match self {
             Outcome::Lines(ls) => ls.iter().map(|l| format_line(l, wall)).collect(),
-            Outcome::Path(p) => vec![format_line(&p.path, wall), format_line(&p.aead, wall)],
+            Outcome::Path(p) => [Some(&p.path), Some(&p.aead), p.floor.as_ref()]
+                .into_iter()
+                .flatten()
+                .map(|l| format_line(l, wall))
+                .collect(),
         }
     }
 
@@ -301,6 +330,10 @@ impl Outcome {
                 );
                 line(&p.path);
                 line(&p.aead);
+                if let Some(f) = &p.floor {
+                    line(f);
+                }
+
                 out.insert_str(0, &head);
             }
         }
@@ -361,10 +394,11 @@ impl Outcome {
         match path {
             Some((client_records, beyond, beyond_p10, direct)) => {
                 let mut it = lines.into_iter();
-                let (path, aead) = (it.next()?, it.next()?);
+                let (path, aead, floor) = (it.next()?, it.next()?, it.next());
                 Some(Outcome::Path(Box::new(PathResult {
                     path,
                     aead,
+                    floor,
                     client_records,
                     beyond,
                     beyond_p10,
@@ -447,6 +481,9 @@ impl Report {
         for p in &self.paths {
             let _ = writeln!(t, "{}", format_line(&p.path, wall));
             let _ = writeln!(t, "{}", format_line(&p.aead, wall));
+            if let Some(f) = &p.floor {
+                let _ = writeln!(t, "{}", format_line(f, wall));
+            }
         }
         let _ = writeln!(t);
         let _ = writeln!(
@@ -480,6 +517,15 @@ impl Report {
                 ms_per_mb(p.path.sample.excluded, p.path.body),
                 p.client_records,
             );
+            if let Some(((mid, lo, hi), p10)) = p.floor_beyond() {
+                let _ = writeln!(
+                    t,
+                    "  {:<36} {:>7.3} [{:.3} to {:.3}]  p10: {:.3}   (the design floor over the \
+                     same records: copy in, open in place, copy out; no record layer, framing \
+                     or control flow)",
+                    "  design floor", mid, lo, hi, p10,
+                );
+            }
             if let Some(d) = &p.direct {
                 let _ = writeln!(
                     t,
@@ -510,12 +556,86 @@ impl Report {
         }
         let _ = writeln!(t, "APIs timed:");
         let mut seen: Vec<&str> = Vec::new();
-        for l in self.layers.iter().chain(self.paths.iter().map(|p| &p.path)) {
+        let path_lines = self
+            .paths
+            .iter()
+            .flat_map(|p| std::iter::once(&p.path).chain(p.floor.as_ref()));
+        for l in self.layers.iter().chain(path_lines) {
             if !seen.contains(&l.api.as_str()) {
                 seen.push(&l.api);
                 let _ = writeln!(t, "  {}", l.api);
             }
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(name: &str, rounds: &[f64], p10: f64) -> Line {
+        Line {
+            name: name.to_string(),
+            api: "api".to_string(),
+            body: BODY_LEN,
+            sample: Sample {
+                median: rounds[1],
+                min: rounds[0],
+                max: rounds[2],
+                per_round: rounds.to_vec(),
+                wall_median: rounds[1],
+                excluded: 0.0,
+                iterations: 3,
+                p10,
+            },
+        }
+    }
+
+    #[test]
+    fn path_outcome_with_its_floor_survives_encode_and_decode() {
+        let per_mb = BODY_LEN as f64 / 1e6 / 1e3; // seconds per (ms per MB)
+        let p = PathResult {
+            path: line(
+                "e. whole path, h2",
+                &[5.3, 5.4, 5.6].map(|x| x * per_mb),
+                5.2 * per_mb,
+            ),
+            aead: line(
+                "   AEAD",
+                &[5.0, 5.1, 5.2].map(|x| x * per_mb),
+                5.0 * per_mb,
+            ),
+            floor: Some(line(
+                "   floor",
+                &[5.1, 5.1, 5.4].map(|x| x * per_mb),
+                5.05 * per_mb,
+            )),
+            client_records: 10.0,
+            beyond: (0.3, 0.3, 0.4),
+            beyond_p10: 0.2,
+            direct: None,
+        };
+        let ((mid, lo, hi), p10) = p.floor_beyond().expect("a floor");
+        assert!((mid - 0.1).abs() < 1e-9 && (lo - 0.0).abs() < 1e-9 && (hi - 0.2).abs() < 1e-9);
+        assert!((p10 - 0.05).abs() < 1e-9);
+        let Some(Outcome::Path(back)) = Outcome::decode(&Outcome::Path(Box::new(p)).encode())
+        else {
+            panic!("not read back as a path outcome");
+        };
+        assert_eq!(
+            back.floor.as_ref().map(|f| f.name.as_str()),
+            Some("   floor")
+        );
+        let ((mid2, _, _), p10b) = back.floor_beyond().expect("the floor read back");
+        assert!((mid2 - mid).abs() < 1e-9 && (p10b - p10).abs() < 1e-9);
+        // Without a floor (a path-only run) the outcome reads back without one.
+        let mut none = (*back).clone();
+        none.floor = None;
+        let Some(Outcome::Path(again)) = Outcome::decode(&Outcome::Path(Box::new(none)).encode())
+        else {
+            panic!("not read back as a path outcome");
+        };
+        assert!(again.floor.is_none() && again.floor_beyond().is_none());
     }
 }

@@ -648,7 +648,8 @@ fn get(net: &MemNet, client: &Client<MemNet>) -> (usize, &'static str, bool) {
 }
 
 /// e. The whole path for one suite and HTTP version (record AEAD inline, or through the offload
-/// seam answered by `InlineOffload`), and the AEAD alone over the same records.
+/// seam answered by `InlineOffload`), the AEAD alone over the same records, and the design floor
+/// over them ([`RecordSet::floor_op`]).
 pub(crate) fn whole_path(
     clock: Rc<dyn Clock>,
     opts: Options,
@@ -717,6 +718,7 @@ pub(crate) fn whole_path(
     let mut ops = vec![path_op];
     if !opts.path_only {
         ops.push(records.aead_op());
+        ops.push(records.floor_op());
     }
     if offload && !opts.path_only {
         // The same fetch, its record opens timed and left out of the figure.
@@ -742,6 +744,7 @@ pub(crate) fn whole_path(
     let mut samples = samples.into_iter();
     let s = samples.next().unwrap_or_default();
     let aead_sample = samples.next().unwrap_or_default();
+    let floor_sample = samples.next();
     let direct = samples.next().map(|d| {
         let per = |secs: f64| secs * 1e3 / (BODY_LEN as f64 / 1e6);
         let opens = (timer.opens.get() - opens_before) as f64 / direct_runs.get().max(1) as f64;
@@ -783,6 +786,13 @@ pub(crate) fn whole_path(
         format!("   AEAD open alone, same {} records", plan.records.len()),
         BODY_LEN,
     );
+    let floor = floor_sample.map(|sample| Line {
+        name: "   design floor: copy in, open in place, copy out".to_string(),
+        api: "e. (design floor) RecordSet::floor_op: slice copies and AeadKey::open_in_place"
+            .to_string(),
+        body: BODY_LEN,
+        sample,
+    });
     PathResult {
         path: Line {
             name,
@@ -795,6 +805,7 @@ pub(crate) fn whole_path(
             sample: s,
         },
         aead,
+        floor,
         client_records,
         beyond: stats(&diffs),
         beyond_p10,
