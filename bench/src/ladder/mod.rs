@@ -107,6 +107,23 @@ impl Line {
     pub fn ms_per_mb(&self) -> f64 {
         ms_per_mb(self.sample.median, self.body)
     }
+
+    /// This line's cost beyond `base` (timed in the same rounds), ms per MB of this line's
+    /// body: (median of the per-round differences, lowest, highest), and the difference of the
+    /// two 10th percentiles.
+    pub fn beyond(&self, base: &Line) -> ((f64, f64, f64), f64) {
+        let diffs: Vec<f64> = self
+            .sample
+            .per_round
+            .iter()
+            .zip(&base.sample.per_round)
+            .map(|(l, b)| ms_per_mb(l - b, self.body))
+            .collect();
+        (
+            crate::stats(&diffs),
+            ms_per_mb(self.sample.p10 - base.sample.p10, self.body),
+        )
+    }
 }
 
 fn ms_per_mb(secs: f64, body: usize) -> f64 {
@@ -142,19 +159,7 @@ impl PathResult {
     /// estimators: (median of the per-round differences, lowest, highest), and from the 10th
     /// percentiles.
     pub fn floor_beyond(&self) -> Option<((f64, f64, f64), f64)> {
-        let floor = self.floor.as_ref()?;
-        let per = |secs: f64| secs * 1e3 / (floor.body as f64 / 1e6);
-        let diffs: Vec<f64> = floor
-            .sample
-            .per_round
-            .iter()
-            .zip(&self.aead.sample.per_round)
-            .map(|(f, a)| per(f - a))
-            .collect();
-        Some((
-            crate::stats(&diffs),
-            per(floor.sample.p10 - self.aead.sample.p10),
-        ))
+        Some(self.floor.as_ref()?.beyond(&self.aead))
     }
 }
 
@@ -333,7 +338,6 @@ impl Outcome {
                 if let Some(f) = &p.floor {
                     line(f);
                 }
-
                 out.insert_str(0, &head);
             }
         }

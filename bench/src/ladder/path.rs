@@ -35,7 +35,7 @@ use burrow_testkit::tls13_server::{ServerConfig, Suite, Tls13Server};
 use super::layers::RecordSet;
 use super::wire::{self, h2};
 use super::{Line, Options, PathResult, BODY_LEN};
-use crate::{corpus, sample_interleaved, stats, Clock, Op, Reading};
+use crate::{corpus, sample_interleaved, Clock, Op, Reading};
 
 /// What the scripted server speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -757,13 +757,6 @@ pub(crate) fn whole_path(
             clock_cost: per(clock_pair_cost(&*clock) * opens),
         }
     });
-    let beyond_p10 = (s.p10 - aead_sample.p10) * 1e3 / (BODY_LEN as f64 / 1e6);
-    let diffs: Vec<f64> = s
-        .per_round
-        .iter()
-        .zip(&aead_sample.per_round)
-        .map(|(p, a)| (p - a) * 1e3 / (BODY_LEN as f64 / 1e6))
-        .collect();
     let conn = net.conn();
     let c = conn.borrow();
     assert_eq!(net.0.conns.borrow().len(), 1, "one connection for the line");
@@ -793,21 +786,23 @@ pub(crate) fn whole_path(
         body: BODY_LEN,
         sample,
     });
-    PathResult {
-        path: Line {
-            name,
-            api: if offload {
-                "e. (offload seam) the same, with ClientConfig.tls.offload = Offload(InlineOffload): CryptoOffload::import_key, RecordKey::open".to_string()
-            } else {
-                "e. burrow_client::{Client::new, Client::fetch, Response::chunk} over a Net/NetStream (in memory), ClientConfig.tls.trust = InsecureAcceptAnyCertificate".to_string()
-            },
-            body: BODY_LEN,
-            sample: s,
+    let path = Line {
+        name,
+        api: if offload {
+            "e. (offload seam) the same, with ClientConfig.tls.offload = Offload(InlineOffload): CryptoOffload::import_key, RecordKey::open".to_string()
+        } else {
+            "e. burrow_client::{Client::new, Client::fetch, Response::chunk} over a Net/NetStream (in memory), ClientConfig.tls.trust = InsecureAcceptAnyCertificate".to_string()
         },
+        body: BODY_LEN,
+        sample: s,
+    };
+    let (beyond, beyond_p10) = path.beyond(&aead);
+    PathResult {
+        path,
         aead,
         floor,
         client_records,
-        beyond: stats(&diffs),
+        beyond,
         beyond_p10,
         direct,
     }
