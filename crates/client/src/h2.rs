@@ -5,9 +5,10 @@
 //! loses the race is dropped, which is safe for the streams here: `TlsStream::fill_buf` takes
 //! nothing until its inner read returns and never writes (so no record is cut on the wire),
 //! and tokio's read and the Worker's are cancel-safe. After a read, the records already in
-//! the buffer (the rest of that transport read) go to burrow-h2 one after another through
-//! `fill_buffered`, without the race and the queue check between them: they need no wait, so
-//! a kick waits at most for what has already arrived.
+//! the buffer (the rest of that transport read) go to burrow-h2 one after another, without
+//! the race and the queue check between them: they need no wait, so a kick waits at most for
+//! what has already arrived. Each is taken with `buffered_ready` (no future built or polled
+//! per record) unless something must be awaited (an offloaded open), then `fill_buffered`.
 //!
 //! Body bytes: the driver hands burrow-h2 the TLS plaintext where it was decrypted
 //! (`fill_buf`), and burrow-h2 lends each DATA payload to [`SlotSink`], which appends it to the
@@ -598,7 +599,13 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
     let mut draining = false;
     loop {
         let read = if draining {
-            match stream.fill_buffered().await {
+            // Without a future when nothing needs to wait (inline AEAD): once per record.
+            let r = if stream.buffered_ready() {
+                Ok(stream.lent())
+            } else {
+                stream.fill_buffered().await
+            };
+            match r {
                 Ok([]) => {
                     draining = false;
                     continue;

@@ -253,6 +253,22 @@ pub struct TlsStream<S: NetStream> {
     keys: ImportedKeys,
     /// A traffic key announced and not yet imported (see `import_pending`).
     unimported: Option<TrafficKeyInfo>,
+    /// An event met by [`TlsStream::buffered_ready`] that needs an awaited answer; the next
+    /// fill answers it first. Boxed: it is rare (with inline AEAD no event needs an await once
+    /// the handshake is done), and an `Event` inline would add 184 bytes to the stream.
+    deferred: Option<Box<Event>>,
+    /// The offload provider opens and seals the records (not only signatures).
+    records_offloaded: bool,
+}
+
+/// Where [`TlsStream::step`] stopped.
+enum Step {
+    /// Application data is lent, or the stream ended.
+    Lent,
+    /// No whole record is buffered.
+    NeedData,
+    /// An event to answer (offload jobs, a key to import), or one to ignore.
+    Answer(Event),
 }
 
 impl<S: NetStream> core::fmt::Debug for TlsStream<S> {
@@ -455,6 +471,11 @@ impl<S: NetStream> TlsStream<S> {
             offload,
             keys: ImportedKeys::default(),
             unimported: None,
+            deferred: None,
+            records_offloaded: settings
+                .offload
+                .as_ref()
+                .is_some_and(|o| o.0.offloads_records()),
         };
         match tls.handshake(&judge, settings.key_log.as_ref()).await {
             Ok(()) => Ok(tls),
@@ -666,14 +687,13 @@ impl<S: NetStream> TlsStream<S> {
         self.close_notify
     }
 
-    /// Processes records until application data is lent or the stream ended; with
-    /// `read_transport` false, only what is already buffered (no transport I/O, so it never
-    /// waits on the peer; offloaded opens still run).
-    async fn fill_inner(&mut self, read_transport: bool) -> Result<(), Error> {
-        self.import_pending().await?;
+    /// Processes buffered records, without waiting, until application data is lent, the
+    /// stream ended, more bytes are needed, or an event needs an answer that awaits (an
+    /// offloaded open or seal, a key import), which is handed back.
+    fn step(&mut self) -> Result<Step, Error> {
         loop {
             if !self.conn.plaintext().is_empty() || self.closed {
-                return Ok(());
+                return Ok(Step::Lent);
             }
             match self.conn.poll_event(self.now_ms).map_err(Error::Tls)? {
                 // Lent: the loop's first check returns it.
@@ -689,17 +709,67 @@ impl<S: NetStream> TlsStream<S> {
                         slot.cache.put(&slot.key, t);
                     }
                 }
-                Event::NeedData if !read_transport => return Ok(()),
-                Event::NeedData => {
+                Event::NeedData => return Ok(Step::NeedData),
+                other => return Ok(Step::Answer(other)),
+            }
+        }
+    }
+
+    /// Processes records until application data is lent or the stream ended; with
+    /// `read_transport` false, only what is already buffered (no transport I/O, so it never
+    /// waits on the peer; offloaded opens still run).
+    async fn fill_inner(&mut self, read_transport: bool) -> Result<(), Error> {
+        // Checked here, not by calling: a call builds and polls the import's future for
+        // every record, though it has work only after a key change.
+        if self.unimported.is_some() {
+            self.import_pending().await?;
+        }
+        if let Some(ev) = self.deferred.take() {
+            self.serve_offload(*ev).await?;
+        }
+        loop {
+            match self.step()? {
+                Step::Lent => return Ok(()),
+                Step::NeedData if !read_transport => return Ok(()),
+                Step::NeedData => {
                     // No close_notify at the end: the HTTP layer's framing decides whether
                     // that was a truncation.
                     if !self.read_transport().await? {
                         self.closed = true;
                     }
                 }
-                other => self.serve_offload(other).await?,
+                Step::Answer(ev) => self.serve_offload(ev).await?,
             }
         }
+    }
+
+    /// [`fill_buffered`](Self::fill_buffered) without a future, for the common case where
+    /// nothing needs to wait: `true` when its answer is ready at [`lent`](Self::lent) (data,
+    /// or empty: nothing whole is buffered, or the end); `false` when it needs to await
+    /// (record opens by an offload provider, a key import, or an error whose alert must be
+    /// written): call `fill_buffered` then. Called once per record by the HTTP/2 driver and
+    /// the HTTP/1.1 body reader, which saves building and polling three nested futures per
+    /// record.
+    pub fn buffered_ready(&mut self) -> bool {
+        // With record opens offloaded, every record is a job to await: no use trying.
+        if self.records_offloaded || self.unimported.is_some() || self.deferred.is_some() {
+            return false;
+        }
+        match self.step() {
+            Ok(Step::Lent | Step::NeedData) => true,
+            Ok(Step::Answer(ev)) => {
+                self.deferred = Some(Box::new(ev));
+                false
+            }
+            // The connection keeps its error: `fill_buffered` meets it again and sends the
+            // alert.
+            Err(_) => false,
+        }
+    }
+
+    /// The application data lent now (see [`buffered_ready`](Self::buffered_ready)).
+    pub fn lent(&self) -> &[u8] {
+        self.conn.plaintext()
     }
 
     async fn fill(&mut self, read_transport: bool) -> io::Result<&[u8]> {

@@ -135,6 +135,24 @@ impl<S: NetStream> Transport<S> {
         }
     }
 
+    /// [`fill_buffered`](Self::fill_buffered) without a future when nothing needs to wait:
+    /// `true` when its answer is at [`lent`](Self::lent); `false` means call `fill_buffered`.
+    pub(crate) fn buffered_ready(&mut self) -> bool {
+        match self {
+            Transport::Plain(_) => true,
+            Transport::Tls(t) => t.buffered_ready(),
+        }
+    }
+
+    /// What is lent now: for TLS the plaintext of the current record, for plain HTTP the
+    /// buffered bytes not yet consumed.
+    pub(crate) fn lent(&self) -> &[u8] {
+        match self {
+            Transport::Plain(h) => h.early.get(h.early_pos..).unwrap_or_default(),
+            Transport::Tls(t) => t.lent(),
+        }
+    }
+
     /// The first `n` bytes of what was lent were used.
     pub(crate) fn consume(&mut self, n: usize) {
         match self {

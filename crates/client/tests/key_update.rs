@@ -11,92 +11,13 @@
     clippy::indexing_slicing
 )]
 
-use std::cell::RefCell;
-use std::future::Future;
-use std::io;
-use std::pin::pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+mod common;
 
-use burrow_client::{NetStream, TlsSettings, TlsStream, Trust};
-use burrow_testkit::tls13_server::{ServerConfig, Tls13Server};
+use std::task::Poll;
 
-/// The wire between the client and the scripted server, in memory.
-struct Wire {
-    server: Tls13Server,
-    /// While set, every write stays pending (a congested socket).
-    block_writes: bool,
-    /// `write_all` calls made while writes were blocked.
-    blocked_writes: usize,
-}
+use burrow_client::NetStream;
 
-struct MemStream(Rc<RefCell<Wire>>);
-
-impl NetStream for MemStream {
-    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.0.borrow().server.pending_output() == 0 {
-            // Nothing sent yet: wait, as a socket would (the tests poll once and move on).
-            std::future::pending::<()>().await;
-        }
-        let mut w = self.0.borrow_mut();
-        let out = w.server.take_output();
-        assert!(
-            out.len() <= buf.len(),
-            "the test sends less than a read's room"
-        );
-        buf[..out.len()].copy_from_slice(&out);
-        Ok(out.len())
-    }
-
-    async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        if self.0.borrow().block_writes {
-            self.0.borrow_mut().blocked_writes += 1;
-            std::future::pending::<()>().await;
-        }
-        self.0.borrow_mut().server.receive(buf).unwrap();
-        Ok(())
-    }
-
-    async fn close(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Polls `f` once.
-fn poll_once<F: Future>(f: F) -> Poll<F::Output> {
-    let mut cx = Context::from_waker(Waker::noop());
-    pin!(f).as_mut().poll(&mut cx)
-}
-
-/// Runs `f`, which never waits on anything but this in-memory wire.
-fn now<F: Future>(f: F) -> F::Output {
-    match poll_once(f) {
-        Poll::Ready(v) => v,
-        Poll::Pending => panic!("the future waited"),
-    }
-}
-
-fn connected() -> (TlsStream<MemStream>, Rc<RefCell<Wire>>) {
-    let wire = Rc::new(RefCell::new(Wire {
-        server: Tls13Server::new(ServerConfig::new("origin.test")),
-        block_writes: false,
-        blocked_writes: 0,
-    }));
-    let settings = TlsSettings {
-        trust: Trust::InsecureAcceptAnyCertificate,
-        request_staple: false,
-        ..TlsSettings::default()
-    };
-    let tls = now(TlsStream::connect(
-        MemStream(Rc::clone(&wire)),
-        "origin.test",
-        &settings,
-        1_700_000_000_000,
-    ))
-    .unwrap();
-    assert!(wire.borrow().server.is_connected());
-    (tls, wire)
-}
+use common::{connected, now, poll_once};
 
 #[test]
 fn a_key_update_is_answered_with_the_next_write_never_from_a_read() {

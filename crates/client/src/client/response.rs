@@ -308,7 +308,8 @@ impl<N: Net> H1Body<N> {
                         Read::Eof => {}
                         Read::Lent(n) => {
                             if let Some(s) = self.stream.as_mut() {
-                                let data = s.fill_buffered().await.map_err(io)?;
+                                // `read` made them available: they are lent now.
+                                let data = s.lent();
                                 let n = n.min(data.len());
                                 self.carry
                                     .extend_from_slice(data.get(..n).unwrap_or_default());
@@ -344,8 +345,8 @@ impl<N: Net> H1Body<N> {
             let Some(stream) = stream.as_mut() else {
                 continue;
             };
-            let data = stream.fill_buffered().await.map_err(io)?;
-            let data = data.get(..n).unwrap_or_default();
+            // `read` made them available: they are lent now.
+            let data = stream.lent().get(..n).unwrap_or_default();
             let len = data.len();
             let decoded = decoder.decode(data).map_err(Error::Http1)?;
             let consumed = decoded.consumed.min(data.len());
@@ -398,7 +399,7 @@ impl<N: Net> H1Body<N> {
         }
     }
 
-    /// Makes bytes available at `fill_buffered` (lent, not taken): waits for the peer only
+    /// Makes bytes available at `Transport::lent` (lent, not taken): waits for the peer only
     /// when `wait`. At the end of the stream tells the decoder how it ended.
     async fn read(&mut self, wait: bool) -> Result<Read, Error> {
         let allow_bare_close = self.client.config.allow_close_without_close_notify;
@@ -412,6 +413,9 @@ impl<N: Net> H1Body<N> {
                 .await?
                 .map_err(io)?
                 .len()
+        } else if stream.buffered_ready() {
+            // No future per record when nothing needs to wait (see `Transport::buffered_ready`).
+            stream.lent().len()
         } else {
             stream.fill_buffered().await.map_err(io)?.len()
         };
@@ -437,7 +441,7 @@ enum Read {
     Nothing,
     /// The stream ended.
     Eof,
-    /// This many bytes are lent at `fill_buffered`.
+    /// This many bytes are lent at `Transport::lent`.
     Lent(usize),
 }
 
