@@ -447,6 +447,7 @@ impl<S: NetStream> TlsStream<S> {
             }
         }
         cfg.resumption = tickets.as_ref().and_then(|t| t.cache.take(&t.key));
+        let records_offloaded = cfg.aead_offload;
         let conn = Connection::new(cfg, entropy(&profile)?, now_ms).map_err(Error::Tls)?;
         let mut tls = TlsStream {
             inner,
@@ -472,10 +473,7 @@ impl<S: NetStream> TlsStream<S> {
             keys: ImportedKeys::default(),
             unimported: None,
             deferred: None,
-            records_offloaded: settings
-                .offload
-                .as_ref()
-                .is_some_and(|o| o.0.offloads_records()),
+            records_offloaded,
         };
         match tls.handshake(&judge, settings.key_log.as_ref()).await {
             Ok(()) => Ok(tls),

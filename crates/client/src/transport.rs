@@ -46,7 +46,12 @@ impl<S: NetStream> Hop<S> {
             self.early.truncate(n);
             self.early_pos = 0;
         }
-        Ok(self.early.get(self.early_pos..).unwrap_or_default())
+        Ok(self.lent())
+    }
+
+    /// The buffered bytes not yet consumed.
+    fn lent(&self) -> &[u8] {
+        self.early.get(self.early_pos..).unwrap_or_default()
     }
 
     fn consume(&mut self, n: usize) {
@@ -148,7 +153,7 @@ impl<S: NetStream> Transport<S> {
     /// buffered bytes not yet consumed.
     pub(crate) fn lent(&self) -> &[u8] {
         match self {
-            Transport::Plain(h) => h.early.get(h.early_pos..).unwrap_or_default(),
+            Transport::Plain(h) => h.lent(),
             Transport::Tls(t) => t.lent(),
         }
     }
