@@ -15,7 +15,10 @@
 //! stream's body buffers (chunk-sized, never grown, so never moved by a reallocation) — the
 //! one copy between the record and the response. The response takes the oldest buffer whole,
 //! giving back its previous one ([`H2Conn::take_data`]); the connection keeps the spares, so
-//! a warm connection allocates no buffer per frame, chunk or response.
+//! a warm connection allocates no buffer per frame, chunk or response. A reader is woken for
+//! a whole chunk, the end, or once the records of a transport read are all handed over, and
+//! takes no partial chunk before then: so a response comes out in chunks of what arrived, not
+//! a chunk per record, even when every record's open is awaited (WebCrypto in the Worker).
 //!
 //! Request body bytes: the body (the request's `Vec`, or each streamed piece as the
 //! `BodySource` gave it) is queued whole in its stream's [`Slot`] (`to_send`, at most
@@ -81,6 +84,8 @@ struct Slot {
     queued: usize,
     /// A streamed body has more pieces to come.
     body_open: bool,
+    /// Body bytes arrived that the reader has not been woken for (see [`SlotSink`]).
+    held: bool,
     /// END_STREAM went out (our side of the stream is closed).
     ended: bool,
 }
@@ -103,6 +108,8 @@ pub(crate) struct Shared {
     splices: Vec<Splice>,
     /// Scratch for `send_data_lent`.
     lent: Vec<LentPayload>,
+    /// Some slot is `held`: its reader is woken before the driver next waits for the peer.
+    held: bool,
 }
 
 /// A request body piece that goes on the wire from the caller's buffer: `buf[range]` follows
@@ -195,6 +202,19 @@ impl Shared {
         self.kick = true;
         if let Some(w) = self.driver.take() {
             w.wake();
+        }
+    }
+
+    /// Wakes the readers of body bytes held back while records were being handed over.
+    fn wake_held(&mut self) {
+        if !std::mem::take(&mut self.held) {
+            return;
+        }
+        for slot in self.slots.values_mut().filter(|s| s.held) {
+            slot.held = false;
+            if let Some(w) = slot.waker.take() {
+                w.wake();
+            }
         }
     }
 
@@ -321,6 +341,7 @@ impl H2Conn {
             spare: Vec::new(),
             splices: Vec::new(),
             lent: Vec::new(),
+            held: false,
             driver: None,
             kick: true,
             dead: None,
@@ -463,7 +484,17 @@ impl H2Conn {
             let Some(slot) = s.slots.get_mut(&id) else {
                 return Poll::Ready(Ok(false));
             };
-            if let Some(mut piece) = slot.data.pop_front() {
+            // While the driver is still handing over the records of one read, a partial chunk
+            // waits for the rest of them (it is woken by `wake_held` before the driver waits).
+            // A reader polled unwoken meanwhile (the Worker's `next()` polls at once) would
+            // otherwise take each record alone.
+            let chunk_ready = slot
+                .data
+                .front()
+                .is_some_and(|b| b.len() >= crate::CHUNK_TARGET);
+            let rest_coming =
+                slot.held && !chunk_ready && !slot.end && slot.error.is_none() && dead.is_none();
+            if let Some(mut piece) = (!rest_coming).then(|| slot.data.pop_front()).flatten() {
                 // The response's previous buffer goes back to the spares.
                 std::mem::swap(buf, &mut piece);
                 recycle(&mut s.spare, piece);
@@ -521,6 +552,8 @@ impl H2Conn {
 struct SlotSink<'a> {
     slots: &'a mut BTreeMap<u32, Slot>,
     spare: &'a mut Vec<Vec<u8>>,
+    /// Set when a slot got bytes its reader has not been woken for (`Shared::held`).
+    held: &'a mut bool,
     /// Bytes of streams given up on: their credit goes back once the call is over.
     orphans: Vec<(StreamId, usize)>,
 }
@@ -533,8 +566,22 @@ impl DataSink for SlotSink<'_> {
         };
         append(&mut slot.data, self.spare, data);
         slot.end |= end_stream;
-        if let Some(w) = slot.waker.take() {
-            w.wake();
+        // The reader is woken for a whole chunk or the end; for less, once the driver has
+        // handed over everything already received (`Shared::wake_held`), so it takes chunks,
+        // not records. Woken per piece, it ran between the records of one transport read
+        // whenever their opens were awaited (WebCrypto in the Worker) and took each record
+        // alone: four times the chunks, each a trip out to JavaScript.
+        let chunk_ready = slot
+            .data
+            .front()
+            .is_some_and(|b| b.len() >= crate::CHUNK_TARGET);
+        if end_stream || chunk_ready {
+            if let Some(w) = slot.waker.take() {
+                w.wake();
+            }
+        } else {
+            slot.held = true;
+            *self.held = true;
         }
     }
 }
@@ -545,6 +592,7 @@ impl Shared {
         let mut sink = SlotSink {
             slots: &mut self.slots,
             spare: &mut self.spare,
+            held: &mut self.held,
             orphans: Vec::new(),
         };
         let r = self.conn.handle_input_with(bytes, &mut sink);
@@ -615,6 +663,9 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
         } else {
             let finished = {
                 let mut s = shared.borrow_mut();
+                // Everything received so far is handed over: readers of a partial chunk go
+                // now, before anything here can wait.
+                s.wake_held();
                 // Nobody can use this connection any more: the client is gone (or only this
                 // driver holds the state) and no response is being read.
                 let finished = (s.shutdown || Rc::strong_count(&shared) == 1) && s.slots.is_empty();
