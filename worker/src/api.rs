@@ -13,6 +13,7 @@ use std::pin::{pin, Pin};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
+use crate::exec::{awaited, from_js, spawn_promise};
 use burrow_client::{
     Body, BodySource, BodyStream, Client as HttpClient, Error, Offload, Request, Response,
     StapleStatus, TlsInfo,
@@ -20,7 +21,6 @@ use burrow_client::{
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use crate::context::RequestContext;
 use crate::net::{ignore_rejection, js_io, Reader, WorkerNet};
@@ -106,10 +106,12 @@ impl AbortToken {
 
     /// Aborts whatever the token guards, now and later.
     pub fn abort(&self) {
-        self.state.aborted.set(true);
-        for w in self.state.wakers.borrow_mut().drain(..) {
-            w.wake();
-        }
+        from_js(|| {
+            self.state.aborted.set(true);
+            for w in self.state.wakers.borrow_mut().drain(..) {
+                w.wake();
+            }
+        });
     }
 }
 
@@ -159,7 +161,7 @@ impl BodySource for JsBody {
     fn next_piece(&mut self) -> Pin<Box<dyn Future<Output = io::Result<Option<Vec<u8>>>> + '_>> {
         Box::pin(async move {
             let p = self.reader.read().map_err(|e| js_io(&e))?;
-            let r = JsFuture::from(p).await.map_err(|e| js_io(&e))?;
+            let r = awaited(&p).await.map_err(|e| js_io(&e))?;
             let done = Reflect::get(&r, &JsValue::from_str("done"))
                 .ok()
                 .and_then(|d| d.as_bool())
@@ -235,52 +237,56 @@ impl RawClient {
         let http = self.http.borrow().clone();
         let context = Rc::clone(&self.context);
         let token = token.clone();
-        future_to_promise(async move {
-            let Some(http) = http else {
-                let e = Error::Platform {
-                    code: "CLIENT_CLOSED",
-                    message: "this Client was closed: make a new one".to_string(),
+        // An entry point of the executor: the task runs before this returns.
+        from_js(|| {
+            spawn_promise(async move {
+                let Some(http) = http else {
+                    let e = Error::Platform {
+                        code: "CLIENT_CLOSED",
+                        message: "this Client was closed: make a new one".to_string(),
+                    };
+                    return Err(error_value(&e, Some("request")));
                 };
-                return Err(error_value(&e, Some("request")));
-            };
-            context.check().map_err(|e| error_value(&e, None))?;
-            let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
-            for pair in headers.iter() {
-                let pair: Array = pair.unchecked_into();
-                let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
-                    continue;
-                };
-                req.headers.push((n, v));
-            }
-            if let Some(bytes) = body.dyn_ref::<Uint8Array>() {
-                req.body = Body::Bytes(Rc::new(bytes.to_vec()));
-            } else if present(&stream) {
-                let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
-                    .ok()
-                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                    .and_then(|f| f.call0(&stream).ok())
-                    .ok_or_else(|| {
-                        error_value(
-                            &Error::BadRequest("the request body stream cannot be read"),
-                            None,
-                        )
-                    })?;
-                req.body = Body::Stream(BodyStream::new(
-                    JsBody {
-                        reader: reader.unchecked_into(),
-                    },
-                    None,
-                ));
-            }
-            let result = token.guard(http.fetch(req)).await.ok_or_else(abort_value)?;
-            let resp = result.map_err(|e| {
-                if context.is_foreign() {
-                    error_value(&crate::context::cross_request_error(), None)
-                } else {
-                    error_value(&e, None)
+                context.check().map_err(|e| error_value(&e, None))?;
+                let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
+                for pair in headers.iter() {
+                    let pair: Array = pair.unchecked_into();
+                    let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string())
+                    else {
+                        continue;
+                    };
+                    req.headers.push((n, v));
                 }
-            })?;
-            Ok(RawResponse::new(resp, token).into())
+                if let Some(bytes) = body.dyn_ref::<Uint8Array>() {
+                    req.body = Body::Bytes(Rc::new(bytes.to_vec()));
+                } else if present(&stream) {
+                    let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
+                        .ok()
+                        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                        .and_then(|f| f.call0(&stream).ok())
+                        .ok_or_else(|| {
+                            error_value(
+                                &Error::BadRequest("the request body stream cannot be read"),
+                                None,
+                            )
+                        })?;
+                    req.body = Body::Stream(BodyStream::new(
+                        JsBody {
+                            reader: reader.unchecked_into(),
+                        },
+                        None,
+                    ));
+                }
+                let result = token.guard(http.fetch(req)).await.ok_or_else(abort_value)?;
+                let resp = result.map_err(|e| {
+                    if context.is_foreign() {
+                        error_value(&crate::context::cross_request_error(), None)
+                    } else {
+                        error_value(&e, None)
+                    }
+                })?;
+                Ok(RawResponse::new(resp, token).into())
+            })
         })
     }
 
@@ -483,24 +489,27 @@ impl RawResponse {
     pub fn next(&self) -> Promise {
         let cell = Rc::clone(&self.body);
         let token = self.token.clone();
-        future_to_promise(async move {
-            let Some(mut resp) = cell.borrow_mut().take() else {
-                return Ok(JsValue::UNDEFINED);
-            };
-            // The chunk is lent from the response's buffer; the body's one copy out of wasm
-            // is into the new JS array.
-            let next = async { Ok(resp.next_chunk().await?.map(Uint8Array::from)) };
-            let got: Result<Option<Uint8Array>, burrow_client::Error> =
-                token.guard(next).await.ok_or_else(abort_value)?;
-            match got {
-                Ok(Some(chunk)) => {
-                    *cell.borrow_mut() = Some(resp);
-                    Ok(chunk.into())
+        // An entry point of the executor: the task runs before this returns.
+        from_js(|| {
+            spawn_promise(async move {
+                let Some(mut resp) = cell.borrow_mut().take() else {
+                    return Ok(JsValue::UNDEFINED);
+                };
+                // The chunk is lent from the response's buffer; the body's one copy out of wasm
+                // is into the new JS array.
+                let next = async { Ok(resp.next_chunk().await?.map(Uint8Array::from)) };
+                let got: Result<Option<Uint8Array>, burrow_client::Error> =
+                    token.guard(next).await.ok_or_else(abort_value)?;
+                match got {
+                    Ok(Some(chunk)) => {
+                        *cell.borrow_mut() = Some(resp);
+                        Ok(chunk.into())
+                    }
+                    // The response is dropped: its connection goes back to the pool.
+                    Ok(None) => Ok(JsValue::UNDEFINED),
+                    Err(e) => Err(error_value(&e, Some("body"))),
                 }
-                // The response is dropped: its connection goes back to the pool.
-                Ok(None) => Ok(JsValue::UNDEFINED),
-                Err(e) => Err(error_value(&e, Some("body"))),
-            }
+            })
         })
     }
 

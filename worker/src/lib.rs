@@ -18,10 +18,12 @@
 pub mod api;
 mod clock;
 pub mod context;
+mod exec;
 mod json;
 pub mod net;
 mod options;
 pub mod routes;
+mod timer;
 pub mod webcrypto;
 
 pub use context::RequestContext;

@@ -16,7 +16,6 @@
 //!   an uncaught rejection fails the request as a "critical error" instead of an error we
 //!   report.
 
-use std::cell::RefCell;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::IpAddr;
@@ -29,9 +28,10 @@ use burrow_client::{Error, Net, NetStream};
 use js_sys::{ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::context::RequestContext;
+use crate::exec::{awaited, Awaited};
+use crate::timer::Timers;
 
 /// Largest single `write()` (workerd issue 7074: above 64 KiB the edge drops the connection).
 pub const MAX_WRITE: usize = 64 * 1024;
@@ -78,11 +78,6 @@ extern "C" {
     fn write(this: &Writer, chunk: &Uint8Array) -> Result<Promise, JsValue>;
     #[wasm_bindgen(method, catch, js_name = close)]
     fn close_writer(this: &Writer) -> Result<Promise, JsValue>;
-
-    #[wasm_bindgen(js_name = setTimeout, catch)]
-    fn set_timeout_with_key(callback: &JsValue, ms: f64, key: u32) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_name = clearTimeout, catch)]
-    fn clear_timeout(id: &JsValue) -> Result<(), JsValue>;
 }
 
 /// The `message` of a thrown JS value (or its string form).
@@ -143,6 +138,8 @@ pub struct WorkerNet {
     connect: Function,
     read_view: usize,
     context: Rc<RequestContext>,
+    /// The deadlines of this client (one JS timer armed at a time: `timer.rs`).
+    timers: Rc<Timers>,
 }
 
 impl WorkerNet {
@@ -154,6 +151,7 @@ impl WorkerNet {
             connect,
             read_view: read_view.clamp(1024, MAX_WRITE),
             context,
+            timers: Timers::new(),
         }
     }
 
@@ -188,7 +186,7 @@ impl Net for WorkerNet {
             .map_err(|e| js_io(&e))?
             .unchecked_into();
         let opened = sock.opened().map_err(|e| js_io(&e))?;
-        if let Err(e) = JsFuture::from(opened).await {
+        if let Err(e) = awaited(&opened).await {
             if let Ok(p) = sock.close_socket() {
                 ignore_rejection(&p);
             }
@@ -221,7 +219,7 @@ impl Net for WorkerNet {
 
     async fn sleep(&self, d: Duration) {
         let ms = d.as_secs_f64() * 1000.0;
-        match Sleep::new(ms) {
+        match self.timers.sleep(ms) {
             Some(s) => s.await,
             // No timers (cannot happen in workerd): never fire rather than fire at once.
             None => std::future::pending::<()>().await,
@@ -239,7 +237,7 @@ impl Net for WorkerNet {
     }
 
     fn spawn(&self, task: Pin<Box<dyn Future<Output = ()>>>) {
-        wasm_bindgen_futures::spawn_local(task);
+        crate::exec::spawn(task);
     }
 
     async fn resolve(&self, host: &str) -> io::Result<Vec<IpAddr>> {
@@ -255,75 +253,6 @@ impl Net for WorkerNet {
     }
 }
 
-/// A timer through `setTimeout`, cleared if dropped first (deadlines race every phase, and the
-/// losing timers must not pile up in the isolate). All timers share one callback, called with
-/// the timer's key: a per-timer closure or `JsFuture` would stay allocated in linear memory
-/// for a cleared timer whose promise never settles (measured: ~130 bytes a request).
-struct Sleep {
-    key: u32,
-    id: JsValue,
-}
-
-#[derive(Default)]
-struct TimerSlot {
-    fired: bool,
-    waker: Option<std::task::Waker>,
-}
-
-thread_local! {
-    static TIMERS: RefCell<std::collections::HashMap<u32, TimerSlot>> = RefCell::default();
-    static NEXT_TIMER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    static FIRE: Closure<dyn FnMut(u32)> = Closure::new(|key: u32| {
-        let waker = TIMERS.with(|t| {
-            t.borrow_mut().get_mut(&key).and_then(|slot| {
-                slot.fired = true;
-                slot.waker.take()
-            })
-        });
-        if let Some(w) = waker {
-            w.wake();
-        }
-    });
-}
-
-impl Sleep {
-    fn new(ms: f64) -> Option<Sleep> {
-        let key = NEXT_TIMER.with(|n| {
-            let k = n.get().wrapping_add(1);
-            n.set(k);
-            k
-        });
-        let id = FIRE
-            .with(|f| set_timeout_with_key(f.as_ref(), ms, key))
-            .ok()?;
-        TIMERS.with(|t| t.borrow_mut().insert(key, TimerSlot::default()));
-        Some(Sleep { key, id })
-    }
-}
-
-impl Future for Sleep {
-    type Output = ();
-    fn poll(self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<()> {
-        TIMERS.with(|t| match t.borrow_mut().get_mut(&self.key) {
-            Some(slot) if slot.fired => Poll::Ready(()),
-            Some(slot) => {
-                slot.waker = Some(cx.waker().clone());
-                Poll::Pending
-            }
-            None => Poll::Ready(()),
-        })
-    }
-}
-
-impl Drop for Sleep {
-    fn drop(&mut self) {
-        let slot = TIMERS.with(|t| t.borrow_mut().remove(&self.key));
-        if !slot.is_some_and(|s| s.fired) {
-            let _ = clear_timeout(&self.id);
-        }
-    }
-}
-
 /// One socket: BYOB reads into one reused buffer, bounded writes through one writer.
 pub struct WorkerSocket {
     socket: Socket,
@@ -333,7 +262,7 @@ pub struct WorkerSocket {
     buffer: Option<ArrayBuffer>,
     /// A BYOB read in flight. Kept here so a dropped `read` future (the HTTP/2 driver cancels
     /// reads) loses no bytes: the next `read` awaits the same promise.
-    inflight: Option<JsFuture>,
+    inflight: Option<Awaited>,
     /// Bytes of the last fill not handed out yet, and where they start.
     ready: Option<(Uint8Array, u32)>,
     eof: bool,
@@ -393,7 +322,7 @@ impl NetStream for WorkerSocket {
                 })?;
                 let view = Uint8Array::new(&ab);
                 let p = self.reader.read_into(&view).map_err(|e| self.fail(&e))?;
-                self.inflight = Some(JsFuture::from(p));
+                self.inflight = Some(awaited(&p));
             }
             let res = poll_fn(|cx| match self.inflight.as_mut() {
                 Some(f) => Pin::new(f).poll(cx),
@@ -435,7 +364,7 @@ impl NetStream for WorkerSocket {
             let p = self.writer.write(&view).map_err(|e| self.fail(&e))?;
             // Awaited before the next piece: that is the backpressure, and it is what makes
             // reusing `wbuf` safe.
-            let r = JsFuture::from(p).await;
+            let r = awaited(&p).await;
             r.map_err(|e| self.fail(&e))?;
         }
         Ok(())
@@ -448,10 +377,10 @@ impl NetStream for WorkerSocket {
         self.closed = true;
         if let Ok(p) = self.writer.close_writer() {
             // The peer may have gone first; closing is best effort.
-            let _ = JsFuture::from(p).await;
+            let _ = awaited(&p).await;
         }
         if let Ok(p) = self.socket.close_socket() {
-            let _ = JsFuture::from(p).await;
+            let _ = awaited(&p).await;
         }
         Ok(())
     }

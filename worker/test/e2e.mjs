@@ -365,6 +365,14 @@ async function run(base, apiPort) {
     check("1,000 sequential requests: wasm memory flat after warm-up", j.bytes === 1000 * 16384 && j.memoryEnd === j.memoryAfter10, JSON.stringify(j));
   }
 
+  // 13b. A body comes out in chunks of what each socket read carried, not one per TLS record,
+  // with every record opened by WebCrypto (each open awaited) — over HTTP/2 and HTTP/1.1.
+  for (const http2 of ["on", "off"]) {
+    const j = (await get(base, "/t/many", { url: L("DEF", "/4m.bin"), n: "2", offload: "on", http2, chunks: "1" })).json;
+    const avg = j.bytes / Math.max(1, j.chunks);
+    check(`4 MiB over ${http2 === "on" ? "h2" : "h1"} with WebCrypto opens: chunks of whole reads (average ${Math.round(avg / 1024)} KiB)`, j.bytes === 2 * 4194304 && avg >= 24 * 1024, JSON.stringify(j));
+  }
+
   // 14. The diagnostics still answer.
   {
     const s = await get(base, "/selftest", {});

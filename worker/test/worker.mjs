@@ -150,15 +150,19 @@ const routes = {
     const first = wasmMemoryBytes();
     let afterWarm = first;
     let bytes = 0;
+    let chunks = 0;
     const marks = [];
     for (let i = 0; i < n; i++) {
       const r = await client.fetch(p.get("url"));
-      bytes += (await r.arrayBuffer()).byteLength;
+      if (p.get("chunks") === "1") {
+        const reader = r.body.getReader();
+        for (;;) { const { done, value } = await reader.read(); if (done) break; bytes += value.byteLength; chunks++; }
+      } else bytes += (await r.arrayBuffer()).byteLength;
       if (i === 9) afterWarm = wasmMemoryBytes();
       if ((i + 1) % 250 === 0) marks.push(wasmMemoryBytes());
     }
     client.close();
-    return json({ n, bytes, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes(), marks });
+    return json({ n, bytes, chunks, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes(), marks });
   },
 
   // `n` fetches at once to distinct origins; all must succeed, at most six await heads.

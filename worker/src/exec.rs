@@ -1,0 +1,474 @@
+//! The Worker's executor and its bridge from JS promises to Rust futures.
+//!
+//! `wasm-bindgen-futures` pays two costs per await that add up on the byte path, where every
+//! socket read, every record's WebCrypto open and every body chunk is a promise: `JsFuture`
+//! makes two `Closure`s per promise (each registered with a `FinalizationRegistry`), and each
+//! wake-up goes through `queueMicrotask`, which workerd wraps in its own bookkeeping. In a
+//! profile of workerd fetching a large body, 12–14 % of the samples were in those two
+//! (`bench/README.md`). Here:
+//!
+//! - [`awaited`] waits for a promise through one callback made once per instance: a small
+//!   JS function (below) attaches `then` handlers that call it with the promise's key.
+//! - [`spawn`] runs a future as a task of this executor. A task woken while JS calls into
+//!   wasm through one of this module's entry points (a promise settling, a timer firing) is
+//!   polled before that call returns; woken from anywhere else, it runs in a microtask. A
+//!   waker never polls anything itself: it may be called with a `RefCell` borrowed.
+//! - [`spawn_promise`] is `future_to_promise` on this executor.
+//!
+//! Tasks woken during a run are polled in the same run, so one settled promise that hands
+//! work from task to task (the HTTP/2 driver to a body reader) costs no further microtask.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+const deferred = new Map();
+export function burrowSettle(promise, key, settle) {
+  promise.then((v) => settle(key, v, true), (e) => settle(key, e, false));
+}
+export function burrowDeferred(key) {
+  return new Promise((resolve, reject) => deferred.set(key, { resolve, reject }));
+}
+export function burrowResolve(key, ok, value) {
+  const d = deferred.get(key);
+  if (d !== undefined) {
+    deferred.delete(key);
+    (ok ? d.resolve : d.reject)(value);
+  }
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = burrowSettle)]
+    fn settle_into(promise: &Promise, key: u32, settle: &JsValue);
+    #[wasm_bindgen(js_name = burrowDeferred)]
+    fn deferred(key: u32) -> Promise;
+    #[wasm_bindgen(js_name = burrowResolve)]
+    fn resolve(key: u32, ok: bool, value: &JsValue);
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = queueMicrotask)]
+    fn queue_microtask(callback: &JsValue);
+}
+
+type Task = Pin<Box<dyn Future<Output = ()>>>;
+
+struct Slot {
+    /// `None` while the task is being polled.
+    future: Option<Task>,
+    waker: Waker,
+    queued: bool,
+}
+
+#[derive(Default)]
+struct Tasks {
+    slots: HashMap<u32, Slot>,
+    next: u32,
+    ready: VecDeque<u32>,
+}
+
+thread_local! {
+    static TASKS: RefCell<Tasks> = RefCell::default();
+    /// Inside [`run`]: wakes only queue.
+    static RUNNING: Cell<bool> = const { Cell::new(false) };
+    /// Inside an entry point that runs the queue before it returns: wakes only queue.
+    static ENTERED: Cell<bool> = const { Cell::new(false) };
+    /// A microtask will run the queue.
+    static SCHEDULED: Cell<bool> = const { Cell::new(false) };
+    static RUN: Closure<dyn FnMut()> = Closure::new(|| {
+        SCHEDULED.with(|s| s.set(false));
+        run();
+    });
+}
+
+/// Wakes task `id`.
+struct TaskWaker(u32);
+
+impl Wake for TaskWaker {
+    fn wake(self: Arc<Self>) {
+        wake(self.0);
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        wake(self.0);
+    }
+}
+
+fn wake(id: u32) {
+    let newly = TASKS.with(|t| {
+        let mut t = t.borrow_mut();
+        match t.slots.get_mut(&id) {
+            Some(slot) if !slot.queued => {
+                slot.queued = true;
+                t.ready.push_back(id);
+                true
+            }
+            _ => false,
+        }
+    });
+    if newly
+        && !RUNNING.with(Cell::get)
+        && !ENTERED.with(Cell::get)
+        && !SCHEDULED.with(|s| s.replace(true))
+    {
+        schedule();
+    }
+}
+
+/// Has a microtask run the queue.
+#[cfg(target_arch = "wasm32")]
+fn schedule() {
+    RUN.with(|r| queue_microtask(r.as_ref().unchecked_ref()));
+}
+
+/// Natively (the unit tests) the test runs the queue: see `tests::microtask`.
+#[cfg(not(target_arch = "wasm32"))]
+fn schedule() {}
+
+/// Runs `future` as a task of this executor.
+pub(crate) fn spawn(future: impl Future<Output = ()> + 'static) {
+    let id = TASKS.with(|t| {
+        let mut t = t.borrow_mut();
+        let mut id = t.next;
+        while t.slots.contains_key(&id) {
+            id = id.wrapping_add(1);
+        }
+        t.next = id.wrapping_add(1);
+        t.slots.insert(
+            id,
+            Slot {
+                future: Some(Box::pin(future)),
+                waker: Waker::from(Arc::new(TaskWaker(id))),
+                queued: false,
+            },
+        );
+        id
+    });
+    wake(id);
+}
+
+/// Polls every queued task, those woken meanwhile included.
+fn run() {
+    if RUNNING.with(|r| r.replace(true)) {
+        return;
+    }
+    loop {
+        let next = TASKS.with(|t| {
+            let mut t = t.borrow_mut();
+            let id = t.ready.pop_front()?;
+            let slot = t.slots.get_mut(&id)?;
+            slot.queued = false;
+            Some((id, slot.future.take(), slot.waker.clone()))
+        });
+        let Some((id, future, waker)) = next else {
+            // The queue is empty (a finished task's id is skipped the same way).
+            if TASKS.with(|t| t.borrow().ready.is_empty()) {
+                break;
+            }
+            continue;
+        };
+        let Some(mut future) = future else {
+            continue;
+        };
+        // No borrow is held here: the task may spawn, wake, or call into JS.
+        let done = future
+            .as_mut()
+            .poll(&mut Context::from_waker(&waker))
+            .is_ready();
+        TASKS.with(|t| {
+            let mut t = t.borrow_mut();
+            if done {
+                t.slots.remove(&id);
+            } else if let Some(slot) = t.slots.get_mut(&id) {
+                slot.future = Some(future);
+            }
+        });
+    }
+    RUNNING.with(|r| r.set(false));
+}
+
+/// Runs `f` as an entry point: tasks it wakes are polled before this returns.
+fn entry(f: impl FnOnce()) {
+    let outer = ENTERED.with(|e| e.replace(true));
+    f();
+    ENTERED.with(|e| e.set(outer));
+    if !outer {
+        run();
+    }
+}
+
+/// The result of a promise `awaited` is waiting for.
+#[derive(Default)]
+struct Pending {
+    result: Option<Result<JsValue, JsValue>>,
+    waker: Option<Waker>,
+    /// Its future was dropped: forget the result when it comes.
+    abandoned: bool,
+}
+
+thread_local! {
+    static PROMISES: RefCell<HashMap<u32, Pending>> = RefCell::default();
+    static NEXT_PROMISE: Cell<u32> = const { Cell::new(0) };
+    static SETTLE: Closure<dyn FnMut(u32, JsValue, bool)> =
+        Closure::new(|key: u32, value: JsValue, ok: bool| {
+            entry(|| settled(key, if ok { Ok(value) } else { Err(value) }));
+        });
+}
+
+/// Promise `key` settled: its future gets the result (or, abandoned, the entry goes).
+fn settled(key: u32, result: Result<JsValue, JsValue>) {
+    let waker = PROMISES.with(|p| {
+        let mut p = p.borrow_mut();
+        match p.get_mut(&key) {
+            Some(w) if w.abandoned => {
+                p.remove(&key);
+                None
+            }
+            Some(w) => {
+                w.result = Some(result);
+                w.waker.take()
+            }
+            None => None,
+        }
+    });
+    if let Some(w) = waker {
+        w.wake();
+    }
+}
+
+/// A promise's outcome as a future (see the module docs); drop it to stop waiting.
+pub(crate) struct Awaited {
+    key: u32,
+}
+
+/// Waits for `promise`.
+pub(crate) fn awaited(promise: &Promise) -> Awaited {
+    let waiting = Awaited::register();
+    SETTLE.with(|s| settle_into(promise, waiting.key, s.as_ref()));
+    waiting
+}
+
+impl Awaited {
+    /// A new key with nothing settled yet.
+    fn register() -> Awaited {
+        let key = NEXT_PROMISE.with(|n| {
+            let k = n.get().wrapping_add(1);
+            n.set(k);
+            k
+        });
+        PROMISES.with(|p| p.borrow_mut().insert(key, Pending::default()));
+        Awaited { key }
+    }
+}
+
+impl Future for Awaited {
+    type Output = Result<JsValue, JsValue>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        PROMISES.with(|p| {
+            let mut p = p.borrow_mut();
+            let Some(w) = p.get_mut(&self.key) else {
+                return Poll::Ready(Err(JsValue::from_str("the promise was already taken")));
+            };
+            match w.result.take() {
+                Some(r) => {
+                    p.remove(&self.key);
+                    Poll::Ready(r)
+                }
+                None => {
+                    w.waker = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+            }
+        })
+    }
+}
+
+impl Drop for Awaited {
+    fn drop(&mut self) {
+        PROMISES.with(|p| {
+            let mut p = p.borrow_mut();
+            if let Some(w) = p.get_mut(&self.key) {
+                if w.result.is_some() {
+                    p.remove(&self.key);
+                } else {
+                    // The callback still comes: it removes the entry then.
+                    w.abandoned = true;
+                    w.waker = None;
+                }
+            }
+        });
+    }
+}
+
+/// `future` as a JS promise, run on this executor.
+pub(crate) fn spawn_promise(
+    future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> Promise {
+    let key = NEXT_PROMISE.with(|n| {
+        let k = n.get().wrapping_add(1);
+        n.set(k);
+        k
+    });
+    let promise = deferred(key);
+    spawn(async move {
+        match future.await {
+            Ok(v) => resolve(key, true, &v),
+            Err(e) => resolve(key, false, &e),
+        }
+    });
+    promise
+}
+
+/// Runs `f` (a call from JS into wasm that may wake tasks) as an entry point of this
+/// executor: what it wakes runs before it returns.
+pub(crate) fn from_js<R>(f: impl FnOnce() -> R) -> R {
+    let mut out = None;
+    entry(|| out = Some(f()));
+    match out {
+        Some(r) => r,
+        None => unreachable!("entry always runs its closure"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    /// What a scheduled microtask does.
+    fn microtask() {
+        if SCHEDULED.with(|s| s.replace(false)) {
+            run();
+        }
+    }
+
+    /// Pending until `flag` is set; counts its polls.
+    fn until(
+        flag: Rc<Cell<bool>>,
+        polls: Rc<Cell<u32>>,
+        waker: Rc<RefCell<Option<Waker>>>,
+    ) -> impl Future<Output = ()> {
+        std::future::poll_fn(move |cx| {
+            polls.set(polls.get() + 1);
+            if flag.get() {
+                Poll::Ready(())
+            } else {
+                *waker.borrow_mut() = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        })
+    }
+
+    #[test]
+    fn a_task_spawned_from_outside_runs_in_a_microtask_and_once_done_is_gone() {
+        let ran = Rc::new(Cell::new(false));
+        let r = Rc::clone(&ran);
+        spawn(async move { r.set(true) });
+        assert!(!ran.get(), "polled inside spawn");
+        microtask();
+        assert!(ran.get());
+        assert!(TASKS.with(|t| t.borrow().slots.is_empty()));
+    }
+
+    #[test]
+    fn tasks_woken_inside_an_entry_point_run_before_it_returns() {
+        let (flag, polls, waker) = (Rc::default(), Rc::default(), Rc::default());
+        spawn(until(
+            Rc::clone(&flag),
+            Rc::clone(&polls),
+            Rc::clone(&waker),
+        ));
+        microtask();
+        assert_eq!(polls.get(), 1);
+        from_js(|| {
+            flag.set(true);
+            let w = waker.borrow_mut().take();
+            w.unwrap().wake();
+            // Woken, not yet polled: the entry point runs it on its way out.
+            assert_eq!(polls.get(), 1);
+        });
+        assert_eq!(polls.get(), 2);
+        assert!(!SCHEDULED.with(Cell::get), "no microtask was needed");
+        assert!(TASKS.with(|t| t.borrow().slots.is_empty()));
+    }
+
+    #[test]
+    fn a_task_woken_by_another_during_a_run_is_polled_in_the_same_run() {
+        let (flag, polls, waker) = (Rc::new(Cell::new(false)), Rc::default(), Rc::default());
+        spawn(until(
+            Rc::clone(&flag),
+            Rc::clone(&polls),
+            Rc::clone(&waker),
+        ));
+        microtask();
+        let (f, w) = (Rc::clone(&flag), Rc::clone(&waker));
+        spawn(async move {
+            f.set(true);
+            w.borrow_mut().take().unwrap().wake();
+        });
+        microtask();
+        assert_eq!(polls.get(), 2);
+        assert!(!SCHEDULED.with(Cell::get));
+        assert!(TASKS.with(|t| t.borrow().slots.is_empty()));
+    }
+
+    #[test]
+    fn a_waker_never_polls_its_task_in_place() {
+        // The task borrows `shared` when polled; it is woken while `shared` is borrowed (as
+        // the HTTP/2 state wakes its driver): polling there would panic.
+        let shared = Rc::new(RefCell::new(0u32));
+        let (flag, polls, waker) = (
+            Rc::new(Cell::new(false)),
+            Rc::new(Cell::new(0)),
+            Rc::default(),
+        );
+        let s = Rc::clone(&shared);
+        let inner = until(Rc::clone(&flag), Rc::clone(&polls), Rc::clone(&waker));
+        spawn(async move {
+            *s.borrow_mut() += 1;
+            inner.await;
+            *s.borrow_mut() += 1;
+        });
+        microtask();
+        from_js(|| {
+            let mut held = shared.borrow_mut();
+            flag.set(true);
+            waker.borrow_mut().take().unwrap().wake();
+            *held += 10;
+        });
+        assert_eq!(*shared.borrow(), 12);
+    }
+
+    #[test]
+    fn a_settled_promise_wakes_its_waiter_and_an_abandoned_one_leaves_nothing() {
+        let got = Rc::new(RefCell::new(None));
+        let waiting = Awaited::register();
+        let key = waiting.key;
+        let g = Rc::clone(&got);
+        spawn(async move {
+            *g.borrow_mut() = Some(waiting.await);
+        });
+        microtask();
+        assert!(got.borrow().is_none());
+        from_js(|| settled(key, Ok(JsValue::TRUE)));
+        assert!(matches!(&*got.borrow(), Some(Ok(_))));
+        assert!(PROMISES.with(|p| p.borrow().is_empty()));
+
+        // Dropped before it settles: the entry stays until the callback comes, then goes.
+        let dropped = Awaited::register();
+        let key = dropped.key;
+        drop(dropped);
+        assert_eq!(PROMISES.with(|p| p.borrow().len()), 1);
+        from_js(|| settled(key, Err(JsValue::NULL)));
+        assert!(PROMISES.with(|p| p.borrow().is_empty()));
+    }
+}
