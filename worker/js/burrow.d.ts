@@ -78,4 +78,5 @@ export class Client {
 }
 
 export function wasmMemoryBytes(): number;
+export function wasmTasks(): { tasks: number; promises: number };
 export function wasmCryptoCounts(): { aesGcm: number; chacha20Poly1305: number; signatures: number };

@@ -233,6 +233,12 @@ export function wasmMemoryBytes() {
   return glue.wasmMemoryBytes();
 }
 
+/** Live tasks of burrow's executor and promises it awaits: `{ tasks, promises }`. */
+export function wasmTasks() {
+  ensureInstance();
+  return glue.wasmTasks();
+}
+
 /** burrow-crypto operation counts in the wasm instance (AES-GCM and signatures stay 0 with
  * WebCrypto offload on). */
 export function wasmCryptoCounts() {

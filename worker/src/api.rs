@@ -290,9 +290,11 @@ impl RawClient {
         })
     }
 
-    /// Drops the pool: idle connections close, later fetches fail with `CLIENT_CLOSED`.
+    /// Drops the pool: idle connections close, later fetches fail with `CLIENT_CLOSED`. An
+    /// entry point of the executor: HTTP/2 connections say goodbye before this returns.
     pub fn close(&self) {
-        self.http.borrow_mut().take();
+        let http = self.http.borrow_mut().take();
+        from_js(move || drop(http));
     }
 
     /// Counters for tests and the demo's `/stats`: `{ webcrypto: {...}, wasm: {...},
@@ -513,8 +515,11 @@ impl RawResponse {
         })
     }
 
-    /// Stops reading: the body is dropped and its connection released.
+    /// Stops reading: the body is dropped and its connection released. A `next()` in flight
+    /// holds the body while it waits: the abort makes it let go now (its promise rejects,
+    /// unheard), not when its wait ends — which, for a request that has ended, is never.
     pub fn cancel(&self) {
         self.body.borrow_mut().take();
+        self.token.abort();
     }
 }

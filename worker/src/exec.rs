@@ -46,11 +46,11 @@ export function burrowResolve(key, ok, value) {
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = burrowSettle)]
-    fn settle_into(promise: &Promise, key: u32, settle: &JsValue);
+    fn settle_into(promise: &Promise, key: f64, settle: &JsValue);
     #[wasm_bindgen(js_name = burrowDeferred)]
-    fn deferred(key: u32) -> Promise;
+    fn deferred(key: f64) -> Promise;
     #[wasm_bindgen(js_name = burrowResolve)]
-    fn resolve(key: u32, ok: bool, value: &JsValue);
+    fn resolve(key: f64, ok: bool, value: &JsValue);
 }
 
 #[wasm_bindgen]
@@ -210,34 +210,35 @@ fn entry(f: impl FnOnce()) {
 struct Pending {
     result: Option<Result<JsValue, JsValue>>,
     waker: Option<Waker>,
-    /// Its future was dropped: forget the result when it comes.
-    abandoned: bool,
+}
+
+/// A key for a promise or a deferred: counted up, never reused (2^53 keys are exact as JS
+/// numbers), so a callback that comes after its future was dropped finds nothing and does
+/// nothing — no entry waits for a promise that may never settle.
+fn next_key() -> f64 {
+    NEXT_KEY.with(|n| {
+        let k = n.get() + 1.0;
+        n.set(k);
+        k
+    })
 }
 
 thread_local! {
-    static PROMISES: RefCell<HashMap<u32, Pending>> = RefCell::default();
-    static NEXT_PROMISE: Cell<u32> = const { Cell::new(0) };
-    static SETTLE: Closure<dyn FnMut(u32, JsValue, bool)> =
-        Closure::new(|key: u32, value: JsValue, ok: bool| {
-            entry(|| settled(key, if ok { Ok(value) } else { Err(value) }));
+    static PROMISES: RefCell<HashMap<u64, Pending>> = RefCell::default();
+    static NEXT_KEY: Cell<f64> = const { Cell::new(0.0) };
+    static SETTLE: Closure<dyn FnMut(f64, JsValue, bool)> =
+        Closure::new(|key: f64, value: JsValue, ok: bool| {
+            entry(|| settled(key as u64, if ok { Ok(value) } else { Err(value) }));
         });
 }
 
-/// Promise `key` settled: its future gets the result (or, abandoned, the entry goes).
-fn settled(key: u32, result: Result<JsValue, JsValue>) {
+/// Promise `key` settled: its future gets the result (nothing, if the future is gone).
+fn settled(key: u64, result: Result<JsValue, JsValue>) {
     let waker = PROMISES.with(|p| {
-        let mut p = p.borrow_mut();
-        match p.get_mut(&key) {
-            Some(w) if w.abandoned => {
-                p.remove(&key);
-                None
-            }
-            Some(w) => {
-                w.result = Some(result);
-                w.waker.take()
-            }
-            None => None,
-        }
+        p.borrow_mut().get_mut(&key).and_then(|w| {
+            w.result = Some(result);
+            w.waker.take()
+        })
     });
     if let Some(w) = waker {
         w.wake();
@@ -246,24 +247,19 @@ fn settled(key: u32, result: Result<JsValue, JsValue>) {
 
 /// A promise's outcome as a future (see the module docs); drop it to stop waiting.
 pub(crate) struct Awaited {
-    key: u32,
+    key: u64,
 }
 
 /// Waits for `promise`.
 pub(crate) fn awaited(promise: &Promise) -> Awaited {
-    let waiting = Awaited::register();
-    SETTLE.with(|s| settle_into(promise, waiting.key, s.as_ref()));
-    waiting
+    let key = next_key();
+    SETTLE.with(|s| settle_into(promise, key, s.as_ref()));
+    Awaited::register(key as u64)
 }
 
 impl Awaited {
-    /// A new key with nothing settled yet.
-    fn register() -> Awaited {
-        let key = NEXT_PROMISE.with(|n| {
-            let k = n.get().wrapping_add(1);
-            n.set(k);
-            k
-        });
+    /// Waits for what settles `key`.
+    fn register(key: u64) -> Awaited {
         PROMISES.with(|p| p.borrow_mut().insert(key, Pending::default()));
         Awaited { key }
     }
@@ -294,30 +290,24 @@ impl Future for Awaited {
 
 impl Drop for Awaited {
     fn drop(&mut self) {
-        PROMISES.with(|p| {
-            let mut p = p.borrow_mut();
-            if let Some(w) = p.get_mut(&self.key) {
-                if w.result.is_some() {
-                    p.remove(&self.key);
-                } else {
-                    // The callback still comes: it removes the entry then.
-                    w.abandoned = true;
-                    w.waker = None;
-                }
-            }
-        });
+        PROMISES.with(|p| p.borrow_mut().remove(&self.key));
     }
+}
+
+/// Tasks alive and promises awaited (or abandoned and not yet settled), for tests: neither
+/// may grow from request to request.
+pub(crate) fn live() -> (usize, usize) {
+    (
+        TASKS.with(|t| t.borrow().slots.len()),
+        PROMISES.with(|p| p.borrow().len()),
+    )
 }
 
 /// `future` as a JS promise, run on this executor.
 pub(crate) fn spawn_promise(
     future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> Promise {
-    let key = NEXT_PROMISE.with(|n| {
-        let k = n.get().wrapping_add(1);
-        n.set(k);
-        k
-    });
+    let key = next_key();
     let promise = deferred(key);
     spawn(async move {
         match future.await {
@@ -449,10 +439,10 @@ mod tests {
     }
 
     #[test]
-    fn a_settled_promise_wakes_its_waiter_and_an_abandoned_one_leaves_nothing() {
+    fn a_settled_promise_wakes_its_waiter_and_a_dropped_one_leaves_nothing() {
         let got = Rc::new(RefCell::new(None));
-        let waiting = Awaited::register();
-        let key = waiting.key;
+        let key = next_key() as u64;
+        let waiting = Awaited::register(key);
         let g = Rc::clone(&got);
         spawn(async move {
             *g.borrow_mut() = Some(waiting.await);
@@ -463,11 +453,11 @@ mod tests {
         assert!(matches!(&*got.borrow(), Some(Ok(_))));
         assert!(PROMISES.with(|p| p.borrow().is_empty()));
 
-        // Dropped before it settles: the entry stays until the callback comes, then goes.
-        let dropped = Awaited::register();
-        let key = dropped.key;
-        drop(dropped);
-        assert_eq!(PROMISES.with(|p| p.borrow().len()), 1);
+        // Dropped before it settles (its promise may never settle): nothing is kept, and the
+        // late callback finds nothing to do.
+        let key = next_key() as u64;
+        drop(Awaited::register(key));
+        assert!(PROMISES.with(|p| p.borrow().is_empty()));
         from_js(|| settled(key, Err(JsValue::NULL)));
         assert!(PROMISES.with(|p| p.borrow().is_empty()));
     }

@@ -77,6 +77,17 @@ pub fn wasm_crypto_counts() -> JsValue {
     o.into()
 }
 
+/// The executor's live tasks and awaited promises: `{ tasks, promises }` (tests check that
+/// neither grows from request to request).
+#[wasm_bindgen(js_name = wasmTasks)]
+pub fn wasm_tasks() -> JsValue {
+    let (tasks, promises) = exec::live();
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"tasks".into(), &(tasks as f64).into());
+    let _ = js_sys::Reflect::set(&o, &"promises".into(), &(promises as f64).into());
+    o.into()
+}
+
 /// Test hook: panics, so tests can prove the next request still works after a trap. Nothing
 /// calls it unless a test does (the demo Worker only when `BURROW_TEST_HOOKS` is set).
 #[doc(hidden)]

@@ -373,6 +373,20 @@ async function run(base, apiPort) {
     check(`4 MiB over ${http2 === "on" ? "h2" : "h1"} with WebCrypto opens: chunks of whole reads (average ${Math.round(avg / 1024)} KiB)`, j.bytes === 2 * 4194304 && avg >= 24 * 1024, JSON.stringify(j));
   }
 
+  // 13c. A client per request (as the README has it), closed at the end: nothing it ran is
+  // left behind when the request is over. A task still waiting on a promise of an ended
+  // request never ends (the promise never settles) and keeps its connection's memory.
+  for (const [http2, cancel] of [["on", "0"], ["on", "1"], ["off", "1"]]) {
+    const seen = [];
+    for (let i = 0; i < 8; i++) {
+      const j = (await get(base, "/t/many", { url: L("DEF", "/1m"), n: "1", offload: "on", http2, cancel })).json;
+      seen.push({ tasks: j.tasksFirst?.tasks, promises: j.tasksFirst?.promises, memory: j.memoryFirst });
+    }
+    const last = seen[seen.length - 1];
+    const what = `${http2 === "on" ? "h2" : "h1"}${cancel === "1" ? ", body cancelled after one chunk" : ""}`;
+    check(`8 requests with a client each (${what}): no task or promise left over, memory flat`, last.tasks === 0 && last.promises === 0 && last.memory === seen[3].memory, JSON.stringify(seen));
+  }
+
   // 14. The diagnostics still answer.
   {
     const s = await get(base, "/selftest", {});

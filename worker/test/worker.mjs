@@ -5,7 +5,7 @@
 import { connect } from "cloudflare:sockets";
 import OpenAI from "openai";
 import demo, { clientOptions } from "../js/entry.mjs";
-import { Client, BurrowError, wasmMemoryBytes, wasmCryptoCounts, __debugPanic } from "../js/burrow.mjs";
+import { Client, BurrowError, wasmMemoryBytes, wasmCryptoCounts, wasmTasks, __debugPanic } from "../js/burrow.mjs";
 
 function json(value, status = 200) {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -148,13 +148,21 @@ const routes = {
     const n = Number(p.get("n") ?? 1000);
     const client = new Client(clientOptions(env, p));
     const first = wasmMemoryBytes();
+    const tasksFirst = wasmTasks();
     let afterWarm = first;
     let bytes = 0;
     let chunks = 0;
     const marks = [];
     for (let i = 0; i < n; i++) {
       const r = await client.fetch(p.get("url"));
-      if (p.get("chunks") === "1") {
+      if (p.get("cancel") === "1") {
+        // One chunk, then the body is cancelled (as when the Worker's own client goes away).
+        const reader = r.body.getReader();
+        const { value } = await reader.read();
+        bytes += value?.byteLength ?? 0;
+        chunks++;
+        await reader.cancel();
+      } else if (p.get("chunks") === "1") {
         const reader = r.body.getReader();
         for (;;) { const { done, value } = await reader.read(); if (done) break; bytes += value.byteLength; chunks++; }
       } else bytes += (await r.arrayBuffer()).byteLength;
@@ -162,7 +170,7 @@ const routes = {
       if ((i + 1) % 250 === 0) marks.push(wasmMemoryBytes());
     }
     client.close();
-    return json({ n, bytes, chunks, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes(), marks });
+    return json({ n, bytes, chunks, tasksFirst, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes(), marks });
   },
 
   // `n` fetches at once to distinct origins; all must succeed, at most six await heads.

@@ -675,10 +675,19 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                 s.pump();
                 s.kick = false;
                 splices = s.take_flight(&mut out);
+                if finished {
+                    // The spare body buffers (up to a stream window's worth) go now.
+                    s.spare = Vec::new();
+                }
                 finished
             };
             if finished {
+                // Nothing below needs the shared state: let it go before the farewell, which
+                // may never complete (in a Worker, a request that has ended leaves its
+                // promises unsettled, and this task with them).
+                drop(shared);
                 // Best effort: GOAWAY and close_notify, then the driver ends.
+                stream.farewell();
                 let _ = write_flight(&mut stream, &out, &splices).await;
                 let _ = stream.close().await;
                 return;
@@ -752,6 +761,8 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
         if let Some((out, splices)) = goodbye {
             if !out.is_empty() {
                 // Best effort: the connection is finished either way.
+                drop(shared);
+                stream.farewell();
                 let _ = write_flight(&mut stream, &out, &splices).await;
             }
             return;

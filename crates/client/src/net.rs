@@ -48,4 +48,10 @@ pub trait NetStream: 'static {
     }
     /// Ends the stream (TLS: close_notify, then the transport).
     async fn close(&mut self) -> io::Result<()>;
+    /// Says what is written from now on is a farewell (a GOAWAY, close_notify, then
+    /// [`close`](Self::close)) that nobody waits for. A platform whose pending I/O can be
+    /// dropped unsettled — a Worker's request that has ended leaves its promises unsettled —
+    /// sends it without waiting, so the task saying goodbye still ends and frees what it
+    /// holds; others ignore this (the default).
+    fn farewell(&mut self) {}
 }

@@ -838,4 +838,8 @@ impl<S: NetStream> NetStream for TlsStream<S> {
         }
         self.inner.close().await
     }
+
+    fn farewell(&mut self) {
+        self.inner.farewell();
+    }
 }

@@ -100,6 +100,13 @@ impl<S: NetStream> NetStream for Hop<S> {
             HopKind::Tls(s) => s.close().await,
         }
     }
+
+    fn farewell(&mut self) {
+        match &mut self.kind {
+            HopKind::Tcp(s) => s.farewell(),
+            HopKind::Tls(s) => s.farewell(),
+        }
+    }
 }
 
 /// The stream HTTP runs over.
@@ -193,6 +200,13 @@ impl<S: NetStream> NetStream for Transport<S> {
         match self {
             Transport::Plain(s) => s.close().await,
             Transport::Tls(s) => s.close().await,
+        }
+    }
+
+    fn farewell(&mut self) {
+        match self {
+            Transport::Plain(s) => s.farewell(),
+            Transport::Tls(s) => s.farewell(),
         }
     }
 }
