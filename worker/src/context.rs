@@ -6,7 +6,7 @@
 //! `CROSS_REQUEST`, before any socket is touched, instead of waiting on a connection that can
 //! never answer.
 //!
-//! [`Client`]: crate::api::Client
+//! [`Client`]: crate::api::RawClient
 
 use std::cell::Cell;
 

@@ -2,7 +2,10 @@
 //! burrow-client, one concern per file.
 //!
 //! - [`net`]: `Net` over `cloudflare:sockets` (BYOB reads into one reused buffer, writes cut
-//!   at 64 KiB, close and error mapping, timers, tasks).
+//!   at 64 KiB, close and error mapping, a farewell that waits for nothing).
+//! - `exec`: the executor tasks run on, and the bridge that awaits JS promises without a
+//!   closure per promise or a microtask per wake; `timer`: deadlines on one JS timer per
+//!   client.
 //! - [`webcrypto`]: the `CryptoOffload` provider over `crypto.subtle` (AES-GCM records,
 //!   signatures).
 //! - [`context`]: sockets belong to one request; a client used from another fails clearly.
