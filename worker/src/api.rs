@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::context::RequestContext;
-use crate::net::{ignore_rejection, js_io, Reader, WorkerNet};
+use crate::net::{ignore_rejection, js_io, read_result, Reader, WorkerNet};
 use crate::options::{self, present};
 use crate::webcrypto::WebCrypto;
 
@@ -162,14 +162,10 @@ impl BodySource for JsBody {
         Box::pin(async move {
             let p = self.reader.read().map_err(|e| js_io(&e))?;
             let r = awaited(&p).await.map_err(|e| js_io(&e))?;
-            let done = Reflect::get(&r, &JsValue::from_str("done"))
-                .ok()
-                .and_then(|d| d.as_bool())
-                .unwrap_or(true);
+            let (done, v) = read_result(&r);
             if done {
                 return Ok(None);
             }
-            let v = Reflect::get(&r, &JsValue::from_str("value")).unwrap_or_default();
             match v.dyn_ref::<Uint8Array>() {
                 Some(a) => Ok(Some(a.to_vec())),
                 None => Err(io::Error::other(

@@ -122,6 +122,22 @@ pub(crate) fn js_io(e: &JsValue) -> io::Error {
     io::Error::new(kind, msg)
 }
 
+/// A stream read's result: `(done, value)`. The property names are made once (a string
+/// decoded from wasm per read showed in profiles).
+pub(crate) fn read_result(r: &JsValue) -> (bool, JsValue) {
+    thread_local! {
+        static DONE: JsValue = JsValue::from_str("done");
+        static VALUE: JsValue = JsValue::from_str("value");
+    }
+    let done = DONE
+        .with(|k| Reflect::get(r, k))
+        .ok()
+        .and_then(|d| d.as_bool())
+        .unwrap_or(true);
+    let value = VALUE.with(|k| Reflect::get(r, k)).unwrap_or_default();
+    (done, value)
+}
+
 /// Attaches a no-op rejection handler, for promises nobody else awaits.
 pub(crate) fn ignore_rejection(p: &Promise) {
     thread_local! {
@@ -334,11 +350,7 @@ impl NetStream for WorkerSocket {
             .await;
             self.inflight = None;
             let res = res.map_err(|e| self.fail(&e))?;
-            let done = Reflect::get(&res, &JsValue::from_str("done"))
-                .ok()
-                .and_then(|d| d.as_bool())
-                .unwrap_or(true);
-            let value = Reflect::get(&res, &JsValue::from_str("value")).unwrap_or_default();
+            let (done, value) = read_result(&res);
             if let Some(view) = value.dyn_ref::<Uint8Array>() {
                 // The read detached our buffer and answers with a view over a new one: keep it.
                 self.buffer = Some(view.buffer());

@@ -14,7 +14,7 @@
 //! the client, so both share one [`crate::RequestContext`].
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::{Rc, Weak};
@@ -46,7 +46,7 @@ const EARLY_MS: f64 = 1.0;
 /// when the one JS timer must fire.
 #[derive(Default)]
 struct Schedule {
-    entries: HashMap<u32, Entry>,
+    entries: BTreeMap<u32, Entry>,
     next: u32,
     /// When the armed JS timer fires (`None`: none armed).
     armed: Option<f64>,
@@ -112,7 +112,7 @@ pub(crate) struct Timers {
 }
 
 thread_local! {
-    static ALL: RefCell<HashMap<u32, Weak<Timers>>> = RefCell::default();
+    static ALL: RefCell<BTreeMap<u32, Weak<Timers>>> = RefCell::default();
     static NEXT_KEY: Cell<u32> = const { Cell::new(0) };
     static FIRE: Closure<dyn FnMut(u32)> = Closure::new(|key: u32| {
         if let Some(t) = ALL.with(|all| all.borrow().get(&key).and_then(Weak::upgrade)) {
