@@ -186,14 +186,18 @@ fn run() {
             .as_mut()
             .poll(&mut Context::from_waker(&waker))
             .is_ready();
-        TASKS.with(|t| {
-            let mut t = t.borrow_mut();
-            if done {
-                t.slots.remove(&id);
-            } else if let Some(slot) = t.slots.get_mut(&id) {
-                slot.future = Some(future);
-            }
-        });
+        if done {
+            // Dropped outside the borrow below: a drop may wake another task.
+            drop(future);
+            let slot = TASKS.with(|t| t.borrow_mut().slots.remove(&id));
+            drop(slot);
+        } else {
+            TASKS.with(|t| {
+                if let Some(slot) = t.borrow_mut().slots.get_mut(&id) {
+                    slot.future = Some(future);
+                }
+            });
+        }
     }
     RUNNING.with(|r| r.set(false));
 }
@@ -439,6 +443,41 @@ mod tests {
             *held += 10;
         });
         assert_eq!(*shared.borrow(), 12);
+    }
+
+    #[test]
+    fn a_finished_task_may_wake_another_as_it_is_dropped() {
+        // A `poll_fn` keeps its closure (and what it captured) until the task is dropped,
+        // after it finished: a drop that wakes must not meet the executor's own borrow.
+        struct WakeOnDrop(Rc<RefCell<Option<Waker>>>);
+        impl Drop for WakeOnDrop {
+            fn drop(&mut self) {
+                if let Some(w) = self.0.borrow_mut().take() {
+                    w.wake();
+                }
+            }
+        }
+        let (flag, polls, waker) = (
+            Rc::new(Cell::new(true)),
+            Rc::new(Cell::new(0)),
+            Rc::default(),
+        );
+        flag.set(false);
+        spawn(until(
+            Rc::clone(&flag),
+            Rc::clone(&polls),
+            Rc::clone(&waker),
+        ));
+        microtask();
+        flag.set(true);
+        let guard = WakeOnDrop(Rc::clone(&waker));
+        spawn(std::future::poll_fn(move |_| {
+            let _kept = &guard;
+            Poll::Ready(())
+        }));
+        microtask();
+        assert_eq!(polls.get(), 2, "the woken task ran in the same run");
+        assert!(TASKS.with(|t| t.borrow().slots.is_empty()));
     }
 
     #[test]
