@@ -59,6 +59,7 @@ export function clientOptions(env, params) {
     if (params.has("decompress")) options.decompress = params.get("decompress") !== "off";
     if (params.has("profile")) options.profile = params.get("profile");
     if (params.has("readView")) options.readViewBytes = Number(params.get("readView"));
+    if (params.has("timeouts")) options.timeouts = JSON.parse(params.get("timeouts"));
   }
   return options;
 }
