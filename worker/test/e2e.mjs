@@ -420,6 +420,14 @@ async function run(base, apiPort, stallPorts) {
     check(`8 requests with a client each (${what}): no task or promise left over, memory bounded (+${grew} B over the last 4)`, last.tasks === 0 && last.promises === 0 && grew <= 1.25 * (1 << 20), JSON.stringify(seen));
   }
 
+  // 13c'. Six Worker requests at once, each with its own client: their tasks share one
+  // executor in the isolate, and none may run on behalf of another's request.
+  for (const http2 of ["on", "off"]) {
+    const all = await Promise.all(Array.from({ length: 6 }, () => get(base, "/t/get", { url: L("DEF", "/1m"), http2 })));
+    const good = all.filter((r) => r.json?.ok && r.json.sha256 === sums["1m"]).length;
+    check(`6 Worker requests at once, a client each (${http2 === "on" ? "h2" : "h1"}): all 6 bodies exact`, good === 6, JSON.stringify(all.map((r) => r.json?.error ?? r.json?.sha256)));
+  }
+
   // 13d. Deadlines inside workerd (one JS timer per client, re-armed when a shorter deadline
   // comes after a longer one: the connect deadline, 10 s, is armed first). Each must end its
   // fetch with its own code, soon after it is due.
