@@ -202,16 +202,6 @@ fn run() {
     RUNNING.with(|r| r.set(false));
 }
 
-/// Runs `f` as an entry point: tasks it wakes are polled before this returns.
-fn entry(f: impl FnOnce()) {
-    let outer = ENTERED.with(|e| e.replace(true));
-    f();
-    ENTERED.with(|e| e.set(outer));
-    if !outer {
-        run();
-    }
-}
-
 /// The result of a promise `awaited` is waiting for.
 #[derive(Default)]
 struct Pending {
@@ -235,7 +225,7 @@ thread_local! {
     static NEXT_KEY: Cell<f64> = const { Cell::new(0.0) };
     static SETTLE: Closure<dyn FnMut(f64, JsValue, bool)> =
         Closure::new(|key: f64, value: JsValue, ok: bool| {
-            entry(|| settled(key as u64, if ok { Ok(value) } else { Err(value) }));
+            from_js(|| settled(key as u64, if ok { Ok(value) } else { Err(value) }));
         });
 }
 
@@ -301,8 +291,7 @@ impl Drop for Awaited {
     }
 }
 
-/// Tasks alive and promises awaited (or abandoned and not yet settled), for tests: neither
-/// may grow from request to request.
+/// Tasks alive and promises awaited, for tests: neither may grow from request to request.
 pub(crate) fn live() -> (usize, usize) {
     (
         TASKS.with(|t| t.borrow().slots.len()),
@@ -326,14 +315,16 @@ pub(crate) fn spawn_promise(
 }
 
 /// Runs `f` (a call from JS into wasm that may wake tasks) as an entry point of this
-/// executor: what it wakes runs before it returns.
+/// executor: what it wakes runs before it returns. Nested entry points run the queue once, at
+/// the outermost.
 pub(crate) fn from_js<R>(f: impl FnOnce() -> R) -> R {
-    let mut out = None;
-    entry(|| out = Some(f()));
-    match out {
-        Some(r) => r,
-        None => unreachable!("entry always runs its closure"),
+    let outer = ENTERED.with(|e| e.replace(true));
+    let r = f();
+    ENTERED.with(|e| e.set(outer));
+    if !outer {
+        run();
     }
+    r
 }
 
 #[cfg(test)]
@@ -458,11 +449,10 @@ mod tests {
             }
         }
         let (flag, polls, waker) = (
-            Rc::new(Cell::new(true)),
+            Rc::new(Cell::new(false)),
             Rc::new(Cell::new(0)),
             Rc::default(),
         );
-        flag.set(false);
         spawn(until(
             Rc::clone(&flag),
             Rc::clone(&polls),

@@ -422,7 +422,7 @@ impl NetStream for WorkerSocket {
 
     /// The rest is sent without waiting: a promise of a request that has ended never
     /// settles, and a task waiting on one would never end, nor free what it holds (measured:
-    /// an HTTP/2 connection's task per request, 70–150 KiB of linear memory each).
+    /// an HTTP/2 connection's task per request, linear memory growing 128–256 KiB a request).
     fn farewell(&mut self) {
         self.farewell = true;
     }

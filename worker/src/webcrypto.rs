@@ -178,7 +178,7 @@ struct AesKey {
 /// record (two arrays, four properties, their names decoded from wasm) was in 5 % of the
 /// samples of a profile of workerd fetching a large body (`bench/README.md`).
 struct GcmParams {
-    object: Object,
+    object: JsValue,
     iv: Uint8Array,
     /// Sized to the last record's additional data (5 bytes in TLS 1.3, 13 in TLS 1.2).
     aad: RefCell<Uint8Array>,
@@ -188,19 +188,12 @@ impl GcmParams {
     fn new() -> Result<GcmParams, JsValue> {
         let iv = Uint8Array::new_with_length(12);
         let aad = Uint8Array::new_with_length(0);
-        let object = Object::new();
-        Reflect::set(
-            &object,
-            &JsValue::from_str("name"),
-            &JsValue::from_str("AES-GCM"),
-        )?;
-        Reflect::set(&object, &JsValue::from_str("iv"), &iv)?;
-        Reflect::set(&object, &JsValue::from_str("additionalData"), &aad)?;
-        Reflect::set(
-            &object,
-            &JsValue::from_str("tagLength"),
-            &JsValue::from(128),
-        )?;
+        let object = obj(&[
+            ("name", JsValue::from_str("AES-GCM")),
+            ("iv", iv.clone().into()),
+            ("additionalData", aad.clone().into()),
+            ("tagLength", JsValue::from(128)),
+        ])?;
         Ok(GcmParams {
             object,
             iv,
@@ -218,7 +211,7 @@ impl GcmParams {
             Reflect::set(&self.object, &JsValue::from_str("additionalData"), &a)?;
         }
         a.copy_from(aad);
-        Ok(self.object.as_ref())
+        Ok(&self.object)
     }
 }
 

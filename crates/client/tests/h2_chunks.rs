@@ -32,19 +32,11 @@ use burrow_client::{
 use burrow_crypto::aead::AeadAlgorithm;
 use burrow_crypto::sig::VerifyAlgorithm;
 use burrow_crypto::CryptoError;
+use burrow_testkit::h2::{frame, PREFACE};
 use burrow_testkit::tls13_server::{ServerConfig, Tls13Server};
 
-const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 /// 16 records' worth of body.
 const BODY: usize = 16 * 16_000;
-
-fn frame(ty: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
-    let len = payload.len() as u32;
-    let mut f = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, ty, flags];
-    f.extend_from_slice(&stream.to_be_bytes());
-    f.extend_from_slice(payload);
-    f
-}
 
 /// The server side: TLS by the scripted server, HTTP/2 just enough to answer one GET.
 struct Server {
@@ -118,8 +110,8 @@ impl NetStream for Stream {
                 s.backlog = s.tls.take_output();
             }
             if s.backlog.is_empty() {
-                // Nothing to say until the client writes (the test's executor polls every
-                // task each turn, so no waker needs keeping).
+                // Nothing to say until the client writes: ask to be polled again next turn
+                // (the client's writes wake nobody here).
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }

@@ -20,6 +20,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use burrow_client::{Client, ClientConfig, HttpProfile, Net, NetStream, Request};
+use burrow_testkit::h2::frame;
 use serde_json::Value;
 
 /// One connection: the server's bytes, then EOF; what the client wrote is kept.
@@ -113,15 +114,6 @@ fn written_for(cfg: ClientConfig, url: &str, reply: Vec<u8>) -> Vec<u8> {
     });
     let w = net.written.borrow().clone();
     w
-}
-
-fn frame(ty: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
-    let len = payload.len() as u32;
-    let mut f = len.to_be_bytes()[1..].to_vec();
-    f.extend([ty, flags]);
-    f.extend_from_slice(&stream.to_be_bytes());
-    f.extend_from_slice(payload);
-    f
 }
 
 /// The captures with a first flight of `kind` ("h2" or "http1"): (name, json, bytes).

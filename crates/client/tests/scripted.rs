@@ -21,6 +21,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use burrow_client::{Client, ClientConfig, Net, NetStream, Proxy, Request};
+use burrow_testkit::h2::frame;
 
 /// One scripted connection: what the server sends (cut into `pieces`), what the client wrote.
 #[derive(Clone)]
@@ -527,15 +528,6 @@ fn idna_hosts_are_punycode_on_the_wire() {
     assert!(w.contains("Host: xn--bcher-kva.example\r\n"), "{w}");
 }
 
-/// An HTTP/2 frame.
-fn frame(ty: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
-    let len = payload.len() as u32;
-    let mut f = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, ty, flags];
-    f.extend_from_slice(&stream.to_be_bytes());
-    f.extend_from_slice(payload);
-    f
-}
-
 /// Server SETTINGS (empty) and the ACK of ours.
 fn server_preface() -> Vec<u8> {
     let mut v = frame(4, 0, 0, &[]);
@@ -579,9 +571,7 @@ fn h2c_responses_decode_the_same_under_every_chunking() {
         let net = ScriptNet::with(vec![s]);
         let (status, body, _) = h2_get(&net, h2c_config()).unwrap();
         assert_eq!((status, body.as_slice()), (200, &b"hello"[..]));
-        assert!(written
-            .borrow()
-            .starts_with(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"));
+        assert!(written.borrow().starts_with(burrow_testkit::h2::PREFACE));
     }
 }
 

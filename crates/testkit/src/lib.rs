@@ -8,6 +8,7 @@
 //! * [`corpus`]: generated bodies (JSON-like text, incompressible bytes), the same on every run
 //!   and platform, for the decode tests and the benchmarks.
 //! * [`embedded`]: the small vector files compiled in, for `wasm32` tests that have no file system.
+//! * [`h2`]: HTTP/2 frames by hand, for tests that play the server.
 //! * [`peers`]: the local third-party servers started by `../shared/peers/up.sh`, read from
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
 //! * [`node`]: test servers run by Node 22 (OpenSSL 3.5), killed when dropped; an older or
@@ -19,6 +20,7 @@
 pub mod corpus;
 pub mod embedded;
 pub mod fingerprint;
+pub mod h2;
 pub mod hex;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod node;
