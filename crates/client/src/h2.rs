@@ -501,7 +501,12 @@ impl H2Conn {
                 let n = buf.len();
                 // Credit can only fail on a dead connection; the bytes are good either way.
                 let _ = s.conn.consume(StreamId(id), n);
-                s.kick();
+                // The driver has work only if that queued a WINDOW_UPDATE; a kick for nothing
+                // costs it a turn and drops its read (most chunks release too little credit
+                // for an update).
+                if s.conn.wants_write() {
+                    s.kick();
+                }
                 return Poll::Ready(Ok(true));
             }
             if let Some(e) = slot.error {

@@ -46,8 +46,11 @@ struct Server {
     preface_seen: bool,
     /// Transport reads that returned bytes.
     reads: usize,
-    /// Pending once before each read (a socket read resolves later).
-    yielded: bool,
+    /// Transport reads begun (polled once); a read the driver abandons for a wake and
+    /// begins again counts twice.
+    begun: usize,
+    /// Turns each read stays pending before it completes (a socket read resolves later).
+    read_turns: usize,
     /// Output taken from the server that the client had no room for yet.
     backlog: Vec<u8>,
 }
@@ -99,10 +102,14 @@ struct Stream(Rc<RefCell<Server>>);
 
 impl NetStream for Stream {
     async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut polls = 0;
         std::future::poll_fn(|cx| {
             let mut s = self.0.borrow_mut();
-            if !s.yielded {
-                s.yielded = true;
+            if polls == 0 {
+                s.begun += 1;
+            }
+            if polls < s.read_turns {
+                polls += 1;
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }
@@ -115,7 +122,6 @@ impl NetStream for Stream {
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }
-            s.yielded = false;
             let n = s.backlog.len().min(buf.len());
             buf[..n].copy_from_slice(&s.backlog[..n]);
             s.backlog.drain(..n);
@@ -293,9 +299,21 @@ fn block_on<F: Future>(net: &MemNet, eager: bool, fut: F) -> F::Output {
     panic!("the exchange never finished");
 }
 
-/// Fetches the body with record opens that wait a turn; returns the chunk sizes, the transport
-/// reads and the records opened while the body came.
-fn chunks_of_body(eager: bool) -> (Vec<usize>, usize, usize) {
+/// What the client did while the body came.
+struct BodyRun {
+    /// The chunk sizes.
+    chunks: Vec<usize>,
+    /// Transport reads that returned bytes.
+    reads: usize,
+    /// Transport reads begun.
+    begun: usize,
+    /// Records opened.
+    records: usize,
+}
+
+/// Fetches the body with record opens that wait a turn and transport reads that wait
+/// `read_turns`.
+fn chunks_of_body(eager: bool, read_turns: usize) -> BodyRun {
     let server = Rc::new(RefCell::new(Server {
         tls: Tls13Server::new(ServerConfig {
             alpn: vec![b"h2".to_vec()],
@@ -304,7 +322,8 @@ fn chunks_of_body(eager: bool) -> (Vec<usize>, usize, usize) {
         rx: Vec::new(),
         preface_seen: false,
         reads: 0,
-        yielded: false,
+        begun: 0,
+        read_turns,
         backlog: Vec::new(),
     }));
     let net = MemNet {
@@ -320,32 +339,47 @@ fn chunks_of_body(eager: bool) -> (Vec<usize>, usize, usize) {
         opens: Rc::clone(&opens),
     })));
     let client = Client::new(net.clone(), cfg);
-    let (chunks, body, reads, records) = block_on(&net, eager, async {
+    let (chunks, body, (reads, begun), records) = block_on(&net, eager, async {
         let mut r = client
             .fetch(Request::get("https://origin.test/big").unwrap())
             .await
             .unwrap();
         assert_eq!((r.status, r.meta.http_version), (200, "HTTP/2"));
-        let (reads, records) = (server.borrow().reads, opens.get());
+        let (reads, begun, records) = {
+            let s = server.borrow();
+            (s.reads, s.begun, opens.get())
+        };
         let mut chunks = Vec::new();
         let mut body = Vec::new();
         while let Some(c) = r.next_chunk().await.unwrap() {
             chunks.push(c.len());
             body.extend_from_slice(c);
         }
+        let s = server.borrow();
         (
             chunks,
             body,
-            server.borrow().reads - reads,
+            (s.reads - reads, s.begun - begun),
             opens.get() - records,
         )
     });
     let want: Vec<u8> = (0..BODY).map(|i| (i % 251) as u8).collect();
     assert!(body == want, "the body came out wrong");
-    (chunks, reads, records)
+    BodyRun {
+        chunks,
+        reads,
+        begun,
+        records,
+    }
 }
 
-fn assert_chunks_of_whole_reads((chunks, reads, records): (Vec<usize>, usize, usize)) {
+fn assert_chunks_of_whole_reads(run: BodyRun) {
+    let BodyRun {
+        chunks,
+        reads,
+        records,
+        ..
+    } = run;
     assert!(records >= 16, "{records} records opened for the body");
     assert!(chunks.iter().all(|&n| n <= CHUNK_TARGET));
     // Each transport read's records go out as one chunk, two when a chunk fills midway.
@@ -358,10 +392,32 @@ fn assert_chunks_of_whole_reads((chunks, reads, records): (Vec<usize>, usize, us
 
 #[test]
 fn awaited_record_opens_still_give_chunks_of_a_whole_read() {
-    assert_chunks_of_whole_reads(chunks_of_body(false));
+    assert_chunks_of_whole_reads(chunks_of_body(false, 1));
 }
 
 #[test]
 fn a_reader_polled_unwoken_waits_for_the_rest_of_the_read() {
-    assert_chunks_of_whole_reads(chunks_of_body(true));
+    assert_chunks_of_whole_reads(chunks_of_body(true, 1));
+}
+
+#[test]
+fn a_chunk_taken_wakes_the_driver_only_for_a_window_update() {
+    // 256,000 bytes stay under half of either receive window, so no WINDOW_UPDATE is due
+    // and the driver has nothing to do when the reader takes a chunk. Woken anyway, it
+    // abandoned its transport read and began another (in the Worker, a turn of the driver
+    // per chunk).
+    for eager in [false, true] {
+        // Reads that take a few turns: the reader takes its chunk while the driver's next
+        // read is still pending.
+        let run = chunks_of_body(eager, 3);
+        assert!(run.chunks.len() >= 4, "{:?}", run.chunks);
+        // Each read is begun once; the last one waits for bytes that never come.
+        assert!(
+            run.begun <= run.reads + 1,
+            "{} reads begun for {} that returned bytes ({} chunks)",
+            run.begun,
+            run.reads,
+            run.chunks.len()
+        );
+    }
 }
