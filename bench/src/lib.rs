@@ -264,6 +264,39 @@ pub fn stats(values: &[f64]) -> (f64, f64, f64) {
 /// excluded primary seconds).
 type Once<'a> = Box<dyn FnMut(&dyn Clock) -> (Reading, f64) + 'a>;
 
+/// Where a counted run is, for an instruction counter outside the program (see
+/// [`set_phase_hook`]): the marks bracket each timed operation and, inside it, the scripted
+/// peer's work that the figure leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Phase {
+    /// An operation's figure ends here (what follows is setup or bookkeeping).
+    OpEnd = 0,
+    /// An operation's figure starts here.
+    OpStart = 1,
+    /// Work of the scripted peer, left out of the figure, starts here.
+    PeerStart = 2,
+    /// The peer's work ends; the operation's own work goes on.
+    PeerEnd = 3,
+}
+
+std::thread_local! {
+    static PHASE_HOOK: std::cell::Cell<Option<fn(Phase)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Has `hook` called at every [`Phase`] mark of this thread (`None`: no marks, the default).
+/// `bench/wasm` uses it to have callgrind split its counts of Node running the ladder.
+pub fn set_phase_hook(hook: Option<fn(Phase)>) {
+    PHASE_HOOK.with(|h| h.set(hook));
+}
+
+/// Marks `phase` for the hook, if one is set.
+pub fn phase(phase: Phase) {
+    if let Some(hook) = PHASE_HOOK.with(std::cell::Cell::get) {
+        hook(phase);
+    }
+}
+
 /// One operation to time, with its untimed setup: see [`sample_interleaved`].
 pub struct Op<'a> {
     once: Once<'a>,
@@ -280,9 +313,11 @@ impl<'a> Op<'a> {
         Op {
             once: Box::new(move |clock: &dyn Clock| {
                 let input = setup();
+                phase(Phase::OpStart);
                 let start = clock.now();
                 let excluded = op(input);
                 let took = clock.now() - start;
+                phase(Phase::OpEnd);
                 (took - excluded, excluded.primary)
             }),
         }

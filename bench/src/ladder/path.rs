@@ -35,7 +35,7 @@ use burrow_testkit::tls13_server::{ServerConfig, Suite, Tls13Server};
 use super::layers::RecordSet;
 use super::wire::{self, h2};
 use super::{Line, Options, PathResult, BODY_LEN};
-use crate::{corpus, sample_interleaved, Clock, Op, Reading};
+use crate::{corpus, phase, sample_interleaved, Clock, Op, Phase, Reading};
 
 /// What the scripted server speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -424,9 +424,11 @@ impl NetStream for MemStream {
 
     async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         let mut c = self.conn.borrow_mut();
+        phase(Phase::PeerStart);
         let start = c.clock.now();
         c.on_client_bytes(buf);
         let took = c.clock.now() - start;
+        phase(Phase::PeerEnd);
         c.excluded += took;
         Ok(())
     }

@@ -120,3 +120,34 @@ pub fn profile_item(index: usize, seconds: f64) -> Result<String, JsError> {
     let clock: Rc<dyn Clock> = Rc::new(PerformanceClock);
     Ok(ladder::run_item(&clock, opts, item).encode())
 }
+
+#[wasm_bindgen]
+extern "C" {
+    /// Defined by `bench/wasm/count.mjs`: records the mark, then calls into Node's C++ where
+    /// callgrind dumps its counts.
+    #[wasm_bindgen(js_namespace = globalThis, js_name = burrowBenchMark)]
+    fn bench_mark(phase: u32);
+}
+
+/// Runs rung e's item `index` for an instruction counter: every operation once per round,
+/// `rounds` rounds after the calibration pass and a warm-up round, with [`burrow_bench::Phase`]
+/// marks passed to `globalThis.burrowBenchMark` (see `bench/wasm/count.mjs`). The timings it
+/// returns mean nothing under the counter.
+#[wasm_bindgen]
+pub fn count_item(index: usize, rounds: usize) -> Result<String, JsError> {
+    let opts = Options {
+        // No round is long enough for a second iteration: one of each op per round.
+        round_secs: 0.0,
+        rounds,
+        ..options(false, "e")?
+    };
+    let item = ladder::items(opts)
+        .get(index)
+        .copied()
+        .ok_or_else(|| JsError::new("no such item"))?;
+    let clock: Rc<dyn Clock> = Rc::new(PerformanceClock);
+    burrow_bench::set_phase_hook(Some(|p| bench_mark(p as u32)));
+    let outcome = ladder::run_item(&clock, opts, item).encode();
+    burrow_bench::set_phase_hook(None);
+    Ok(outcome)
+}
