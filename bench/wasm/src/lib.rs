@@ -113,6 +113,11 @@ pub fn profile_item(index: usize, seconds: f64) -> Result<String, JsError> {
         path_only: true,
         ..options(false, "e")?
     };
+    run_rung_e(index, opts)
+}
+
+/// Runs rung e's item `index` with `opts`; returns the encoded outcome.
+fn run_rung_e(index: usize, opts: Options) -> Result<String, JsError> {
     let item = ladder::items(opts)
         .get(index)
         .copied()
@@ -141,13 +146,8 @@ pub fn count_item(index: usize, rounds: usize) -> Result<String, JsError> {
         rounds,
         ..options(false, "e")?
     };
-    let item = ladder::items(opts)
-        .get(index)
-        .copied()
-        .ok_or_else(|| JsError::new("no such item"))?;
-    let clock: Rc<dyn Clock> = Rc::new(PerformanceClock);
     burrow_bench::set_phase_hook(Some(|p| bench_mark(p as u32)));
-    let outcome = ladder::run_item(&clock, opts, item).encode();
+    let outcome = run_rung_e(index, opts);
     burrow_bench::set_phase_hook(None);
-    Ok(outcome)
+    outcome
 }
