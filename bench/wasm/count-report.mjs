@@ -41,10 +41,10 @@ for (const dir of dirs) {
   for (let k = 2; k <= marks.length; k++) {
     const opened = marks[k - 2];
     if (opened === 1) op++;
-    if (op < SKIP || opened === 0) continue;
-    const t = totals(path.join(dir, `cg.out.${k}`));
+    // Setup and the scripted server's work are left out, as the timed figures leave them out.
+    if (op < SKIP || opened === 0 || opened === 2) continue;
     const which = OPS[op % OPS.length];
-    add(opened === 2 ? `${which} (peer)` : which, t);
+    add(which, totals(path.join(dir, `cg.out.${k}`)));
     if (opened === 1) sum.get(which).n++;
   }
   const per = (key, e) => {

@@ -69,15 +69,12 @@ pub fn wasm_memory_bytes() -> f64 {
 #[wasm_bindgen(js_name = wasmCryptoCounts)]
 pub fn wasm_crypto_counts() -> JsValue {
     let c = burrow_crypto::counters::get();
-    let o = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&o, &"aesGcm".into(), &(c.aes_gcm as f64).into());
-    let _ = js_sys::Reflect::set(
-        &o,
-        &"chacha20Poly1305".into(),
-        &(c.chacha20_poly1305 as f64).into(),
-    );
-    let _ = js_sys::Reflect::set(&o, &"signatures".into(), &(c.signatures as f64).into());
-    o.into()
+    obj(&[
+        ("aesGcm", (c.aes_gcm as f64).into()),
+        ("chacha20Poly1305", (c.chacha20_poly1305 as f64).into()),
+        ("signatures", (c.signatures as f64).into()),
+    ])
+    .unwrap_or_default()
 }
 
 /// The executor's live tasks and awaited promises: `{ tasks, promises }` (tests check that
@@ -85,10 +82,20 @@ pub fn wasm_crypto_counts() -> JsValue {
 #[wasm_bindgen(js_name = wasmTasks)]
 pub fn wasm_tasks() -> JsValue {
     let (tasks, promises) = exec::live();
+    obj(&[
+        ("tasks", (tasks as f64).into()),
+        ("promises", (promises as f64).into()),
+    ])
+    .unwrap_or_default()
+}
+
+/// A plain JS object with these properties.
+pub(crate) fn obj(pairs: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
     let o = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&o, &"tasks".into(), &(tasks as f64).into());
-    let _ = js_sys::Reflect::set(&o, &"promises".into(), &(promises as f64).into());
-    o.into()
+    for (k, v) in pairs {
+        js_sys::Reflect::set(&o, &JsValue::from_str(k), v)?;
+    }
+    Ok(o.into())
 }
 
 /// Test hook: panics, so tests can prove the next request still works after a trap. Nothing

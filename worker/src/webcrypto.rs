@@ -18,12 +18,13 @@ use burrow_client::{CryptoOffload, InlineOffload, LocalFuture, RecordKey};
 use burrow_crypto::aead::AeadAlgorithm;
 use burrow_crypto::sig::VerifyAlgorithm;
 use burrow_crypto::CryptoError;
-use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::exec::awaited;
 use crate::net::js_message;
+use crate::obj;
 
 #[wasm_bindgen]
 extern "C" {
@@ -92,14 +93,6 @@ pub struct WebCrypto {
 
 fn js_err(what: &str, e: &JsValue) -> io::Error {
     io::Error::other(format!("WebCrypto {what} failed: {}", js_message(e)))
-}
-
-fn obj(pairs: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
-    let o = Object::new();
-    for (k, v) in pairs {
-        Reflect::set(&o, &JsValue::from_str(k), v)?;
-    }
-    Ok(o.into())
 }
 
 impl WebCrypto {
