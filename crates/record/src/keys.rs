@@ -149,12 +149,11 @@ impl TrafficKeys {
     }
 
     fn nonce_for(&self, seq: u64) -> [u8; 12] {
-        let mut n = self.iv;
-        let s = seq.to_be_bytes();
-        for (d, b) in n.iter_mut().skip(4).zip(s.iter()) {
-            *d ^= b;
-        }
-        n
+        // The sequence number, big-endian, XORed into the IV's last 8 bytes: one 64-bit XOR.
+        let [a, b, c, d, tail @ ..] = self.iv;
+        let low = (u64::from_be_bytes(tail) ^ seq).to_be_bytes();
+        let [e, f, g, h, i, j, k, l] = low;
+        [a, b, c, d, e, f, g, h, i, j, k, l]
     }
 
     pub(crate) fn aead(&self) -> &AeadKey {

@@ -160,25 +160,24 @@ impl Connection {
             empty: data_len == 0,
         });
         let padding = flow_len.saturating_sub(data_len);
-        match self.known(id) {
-            // "If a DATA frame is received whose stream is not in the "open" or "half-closed
-            // (local)" state, the recipient MUST respond with a stream error of type
-            // STREAM_CLOSED." For streams that we closed, frames in flight are expected: ignore
-            // them (within a budget) and give the connection window back.
-            Known::Closed => {
-                self.counts
-                    .spend(Abuse::ClosedStreamFrame, &self.config.limits)?;
-                self.release_conn(flow_len);
-                return Ok(());
-            }
-            // DATA on an idle stream: "MUST treat this as a connection error of type
-            // PROTOCOL_ERROR" (§5.1).
-            Known::Idle => return Err(Error::proto()),
-            Known::Open => {}
-        }
-        let limits = self.config.limits;
+        // One lookup for an open stream (every DATA frame); `known` only for the others.
         let Some(s) = self.streams.get_mut(&id.0) else {
-            return Ok(());
+            return match self.known(id) {
+                // "If a DATA frame is received whose stream is not in the "open" or
+                // "half-closed (local)" state, the recipient MUST respond with a stream error
+                // of type STREAM_CLOSED." For streams that we closed, frames in flight are
+                // expected: ignore them (within a budget) and give the connection window back.
+                Known::Closed => {
+                    self.counts
+                        .spend(Abuse::ClosedStreamFrame, &self.config.limits)?;
+                    self.release_conn(flow_len);
+                    Ok(())
+                }
+                // DATA on an idle stream: "MUST treat this as a connection error of type
+                // PROTOCOL_ERROR" (§5.1).
+                Known::Idle => Err(Error::proto()),
+                Known::Open => Ok(()),
+            };
         };
         if !s.state.remote_open() {
             self.release_conn(flow_len);
@@ -219,7 +218,7 @@ impl Connection {
             return Ok(());
         }
         if data_len == 0 && !end_stream {
-            self.counts.spend(Abuse::EmptyData, &limits)?;
+            self.counts.spend(Abuse::EmptyData, &self.config.limits)?;
         } else if data_len > 0 {
             self.counts.progress();
         }

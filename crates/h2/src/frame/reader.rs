@@ -128,7 +128,21 @@ impl FrameReader {
                 }
                 continue;
             }
-            // The header, copied (9 bytes) so that a frame split anywhere reads the same way.
+            // An unpadded DATA header whole in the input (the common case while a body flows)
+            // is read where it is; any other header is copied (9 bytes), so that a frame split
+            // anywhere reads the same way.
+            if stream_data && self.buf.is_empty() {
+                if let Some(head) = input.get(..HEADER_LEN).and_then(FrameHeader::parse) {
+                    if head.kind == FrameType::DATA && !head.has(flags::PADDED) {
+                        if head.length > self.max_frame_size {
+                            return Err(size_err());
+                        }
+                        input = input.get(HEADER_LEN..).unwrap_or_default();
+                        self.enter_data(head, None, &mut each)?;
+                        continue;
+                    }
+                }
+            }
             if !self.top_up(&mut input, HEADER_LEN) {
                 return Ok(());
             }
@@ -188,6 +202,21 @@ impl FrameReader {
         } else {
             None
         };
+        self.enter_data(head, pad_byte, each)?;
+        Ok(true)
+    }
+
+    /// A DATA frame's header and pad length byte (if `PADDED`) are read: hands out the head
+    /// and enters the payload.
+    fn enter_data<F>(
+        &mut self,
+        head: FrameHeader,
+        pad_byte: Option<u8>,
+        each: &mut F,
+    ) -> Result<(), Error>
+    where
+        F: FnMut(Piece<'_>) -> Result<(), Error>,
+    {
         let dh = DataHead {
             head,
             pad: pad_byte,
@@ -195,13 +224,13 @@ impl FrameReader {
         // The receiver's checks come first; these guard the arithmetic for any receiver.
         each(Piece::DataHead(dh))?;
         let data = dh.data_len()?;
-        let after_pad_byte = head.length.saturating_sub(u32::from(padded));
+        let after_pad_byte = head.length.saturating_sub(u32::from(pad_byte.is_some()));
         self.buf.clear();
         self.data = Some(DataLeft {
             data,
             pad: after_pad_byte.saturating_sub(data),
         });
-        Ok(true)
+        Ok(())
     }
 
     /// Copies from `input` until `buf` holds `want` bytes; true when it does.
