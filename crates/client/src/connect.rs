@@ -10,6 +10,7 @@ use crate::proxy::{http_connect, socks5_connect};
 use crate::tls::{TicketCache, TicketSlot, TlsInfo, TlsStream};
 use crate::transport::{Hop, HopKind, Transport};
 use burrow_proxy::{Proxy, Scheme as ProxyScheme};
+use std::pin::pin;
 
 /// Where a request goes: the origin as the URL names it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -92,7 +93,7 @@ pub(crate) async fn connect<N: Net>(
             net,
             Phase::Connect,
             d.connect,
-            net.connect(first_host, first_port),
+            pin!(net.connect(first_host, first_port)),
         )
         .await?
         .map_err(|e| Error::from_io(e, Error::Connect))?;
@@ -106,7 +107,7 @@ pub(crate) async fn connect<N: Net>(
                     net,
                     Phase::Proxy,
                     d.proxy,
-                    proxy_handshake(net, config, p, origin, tcp, &mut info),
+                    pin!(proxy_handshake(net, config, p, origin, tcp, &mut info)),
                 )
                 .await??;
             info.timings.proxy = net.now_ms().saturating_sub(t1);
@@ -129,7 +130,7 @@ pub(crate) async fn connect<N: Net>(
                 net,
                 Phase::Tls,
                 d.tls,
-                TlsStream::connect_resuming(
+                pin!(TlsStream::connect_resuming(
                     hop,
                     &origin.host,
                     settings,
@@ -138,7 +139,7 @@ pub(crate) async fn connect<N: Net>(
                         cache: tickets.clone(),
                         key: format!("{}:{}", origin.host, origin.port),
                     }),
-                ),
+                )),
             )
             .await??;
         info.timings.tls = net.now_ms().saturating_sub(t2);

@@ -1,7 +1,7 @@
 //! Deadlines: race a future against the platform's timer.
 
 use std::future::Future;
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::task::Poll;
 use std::time::Duration;
 
@@ -48,12 +48,16 @@ pub(crate) struct Clock {
 
 impl Clock {
     /// Runs `fut` under the phase's limit and the total limit, whichever ends first.
+    ///
+    /// `fut` is pinned by the caller (`pin!(...)` in the call): a future taken by value is
+    /// stored twice in this one (as the argument, and where it is polled), and the body
+    /// reads' futures are built and moved per transport read, so their size is copied then.
     pub(crate) async fn run<N: Net, F: Future>(
         &self,
         net: &N,
         phase: Phase,
         limit: Option<Duration>,
-        fut: F,
+        fut: Pin<&mut F>,
     ) -> Result<F::Output, Error> {
         let left = self
             .total_ends_ms
@@ -65,16 +69,20 @@ impl Clock {
         };
         match d {
             None => Ok(fut.await),
-            Some(d) => race(fut, net.sleep(d)).await.ok_or(Error::Timeout(which)),
+            Some(d) => race(fut, pin!(net.sleep(d)))
+                .await
+                .ok_or(Error::Timeout(which)),
         }
     }
 }
 
-/// Polls `work` then `timer`; `None` when the timer finished first.
-pub(crate) async fn race<F: Future, T: Future>(work: F, timer: T) -> Option<F::Output> {
-    let mut work = pin!(work);
-    let mut timer = pin!(timer);
-    std::future::poll_fn(|cx| {
+/// Polls `work` then `timer`; `None` when the timer finished first. Both are pinned by the
+/// caller, for the reason given at [`Clock::run`].
+pub(crate) fn race<'a, F: Future, T: Future>(
+    mut work: Pin<&'a mut F>,
+    mut timer: Pin<&'a mut T>,
+) -> impl Future<Output = Option<F::Output>> + 'a {
+    std::future::poll_fn(move |cx| {
         if let Poll::Ready(v) = work.as_mut().poll(cx) {
             return Poll::Ready(Some(v));
         }
@@ -83,5 +91,4 @@ pub(crate) async fn race<F: Future, T: Future>(work: F, timer: T) -> Option<F::O
         }
         Poll::Pending
     })
-    .await
 }

@@ -7,8 +7,9 @@
 //! and tokio's read and the Worker's are cancel-safe. After a read, the records already in
 //! the buffer (the rest of that transport read) go to burrow-h2 one after another, without
 //! the race and the queue check between them: they need no wait, so a kick waits at most for
-//! what has already arrived. Each is taken with `buffered_ready` (no future built or polled
-//! per record) unless something must be awaited (an offloaded open), then `fill_buffered`.
+//! what has already arrived. They are taken in one plain loop ([`drain_buffered`]: no future
+//! built or polled, no borrow taken, per record) unless something must be awaited (an
+//! offloaded open), then one at a time with `fill_buffered`.
 //!
 //! Body bytes: the driver hands burrow-h2 the TLS plaintext where it was decrypted
 //! (`fill_buf`), and burrow-h2 lends each DATA payload to [`SlotSink`], which appends it to the
@@ -35,6 +36,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
+use std::pin::pin;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
@@ -612,6 +614,18 @@ impl Shared {
 }
 
 impl Shared {
+    /// The server broke the protocol: every stream fails, and the last words (the GOAWAY
+    /// burrow-h2 queued, after any frames still unwritten) are what to write.
+    fn failed(&mut self, e: burrow_h2::Error) -> (Vec<u8>, Vec<Splice>) {
+        self.fail_all(Dead {
+            code: e.code(),
+            message: e.to_string(),
+        });
+        let mut last = Vec::new();
+        let splices = self.take_flight(&mut last);
+        (last, splices)
+    }
+
     /// Takes what is to be written: the transmit buffer (swapped into `out`) and the body
     /// pieces to splice into it.
     fn take_flight(&mut self, out: &mut Vec<u8>) -> Vec<Splice> {
@@ -642,6 +656,27 @@ async fn write_flight<S: NetStream>(
     stream.write_all_parts(&parts).await
 }
 
+/// Hands burrow-h2 the records already buffered (the rest of one transport read) one after
+/// another, under one borrow of the shared state and without a future or a turn of the
+/// driver's loop each. `Ok(true)`: nothing whole is left (or the stream ended); `Ok(false)`:
+/// the next record needs an await (`fill_buffered`).
+fn drain_buffered<S: NetStream>(
+    shared: &RefCell<Shared>,
+    stream: &mut Transport<S>,
+) -> Result<bool, burrow_h2::Error> {
+    let mut s = shared.borrow_mut();
+    while stream.buffered_ready() {
+        let data = stream.lent();
+        if data.is_empty() {
+            return Ok(true);
+        }
+        let n = data.len();
+        s.receive(data)?;
+        stream.consume(n);
+    }
+    Ok(false)
+}
+
 async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<S>) {
     // Frames to write, swapped with the connection's buffer (both allocations are reused),
     // and the body pieces that go between them.
@@ -652,18 +687,30 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
     let mut draining = false;
     loop {
         let read = if draining {
-            // Without a future when nothing needs to wait (inline AEAD): once per record.
-            let r = if stream.buffered_ready() {
-                Ok(stream.lent())
-            } else {
-                stream.fill_buffered().await
-            };
-            match r {
-                Ok([]) => {
+            // Without a future or a turn of this loop per record when nothing needs to wait
+            // (inline AEAD); an awaited open (offload) comes back here one record at a time.
+            let drained = drain_buffered(&shared, &mut stream);
+            match drained {
+                Ok(true) => {
                     draining = false;
                     continue;
                 }
-                r => Some(r),
+                Ok(false) => match stream.fill_buffered().await {
+                    Ok([]) => {
+                        draining = false;
+                        continue;
+                    }
+                    r => Some(r),
+                },
+                Err(e) => {
+                    let (last, splices) = shared.borrow_mut().failed(e);
+                    if !last.is_empty() {
+                        drop(shared);
+                        stream.farewell();
+                        let _ = write_flight(&mut stream, &last, &splices).await;
+                    }
+                    return;
+                }
             }
         } else {
             let finished = {
@@ -720,7 +767,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                 s.driver = Some(cx.waker().clone());
                 Poll::Pending
             });
-            race(stream.fill_buf(), kicked).await
+            race(pin!(stream.fill_buf()), pin!(kicked)).await
         };
         let mut used = 0;
         // The last words (a GOAWAY the library queued, after any frames still unwritten)
@@ -740,15 +787,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                     used = data.len();
                     match s.receive(data) {
                         Ok(()) => None,
-                        Err(e) => {
-                            s.fail_all(Dead {
-                                code: e.code(),
-                                message: e.to_string(),
-                            });
-                            let mut last = Vec::new();
-                            let splices = s.take_flight(&mut last);
-                            Some((last, splices))
-                        }
+                        Err(e) => Some(s.failed(e)),
                     }
                 }
                 Some(Err(e)) => {

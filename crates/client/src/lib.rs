@@ -16,6 +16,8 @@ mod connect;
 mod deadline;
 mod dn;
 mod error;
+#[cfg(test)]
+mod future_sizes;
 mod h2;
 mod message;
 mod net;

@@ -41,7 +41,7 @@ impl<S: NetStream> Hop<S> {
             self.early_pos = PLAIN_READ;
             let n = match &mut self.kind {
                 HopKind::Tcp(s) => s.read(&mut self.early).await?,
-                HopKind::Tls(s) => s.read(&mut self.early).await?,
+                HopKind::Tls(s) => Box::pin(s.read(&mut self.early)).await?,
             };
             self.early.truncate(n);
             self.early_pos = 0;
@@ -76,28 +76,28 @@ impl<S: NetStream> NetStream for Hop<S> {
         }
         match &mut self.kind {
             HopKind::Tcp(s) => s.read(buf).await,
-            HopKind::Tls(s) => s.read(buf).await,
+            HopKind::Tls(s) => Box::pin(s.read(buf)).await,
         }
     }
 
     async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.kind {
             HopKind::Tcp(s) => s.write_all(buf).await,
-            HopKind::Tls(s) => s.write_all(buf).await,
+            HopKind::Tls(s) => Box::pin(s.write_all(buf)).await,
         }
     }
 
     async fn write_all_parts(&mut self, parts: &[&[u8]]) -> io::Result<()> {
         match &mut self.kind {
             HopKind::Tcp(s) => s.write_all_parts(parts).await,
-            HopKind::Tls(s) => s.write_all_parts(parts).await,
+            HopKind::Tls(s) => Box::pin(s.write_all_parts(parts)).await,
         }
     }
 
     async fn close(&mut self) -> io::Result<()> {
         match &mut self.kind {
             HopKind::Tcp(s) => s.close().await,
-            HopKind::Tls(s) => s.close().await,
+            HopKind::Tls(s) => Box::pin(s.close()).await,
         }
     }
 

@@ -3,6 +3,7 @@
 //! A failure says whether nothing came back at all, so a reused connection that the server
 //! had already closed can be retried once.
 
+use std::pin::pin;
 use std::rc::Rc;
 
 use burrow_h1::{BodyFraming, BodyKind, Decoder, Event, Limits, RequestHead, Target, Version};
@@ -154,7 +155,7 @@ impl<N: Net> Client<N> {
                 net,
                 Phase::Headers,
                 cfg.deadlines.headers,
-                stream.write_all_parts(&[&wire, body]),
+                pin!(stream.write_all_parts(&[&wire, body])),
             )
             .await
             .map_err(fatal)?;
@@ -209,7 +210,7 @@ impl<N: Net> Client<N> {
                             net,
                             Phase::Headers,
                             cfg.deadlines.headers,
-                            stream.fill_buf(),
+                            pin!(stream.fill_buf()),
                         )
                         .await
                         .map_err(fatal)?;
@@ -322,7 +323,7 @@ async fn send_h1_stream<N: Net>(
                     net,
                     Phase::Idle,
                     cfg.deadlines.idle,
-                    stream.write_all_parts(&[&out, data, tail]),
+                    pin!(stream.write_all_parts(&[&out, data, tail])),
                 )
                 .await?
                 .map_err(|e| Error::from_io(e, Error::Io))?;

@@ -2,6 +2,7 @@
 //! headers in the profile's order, then the fields), open the stream, feed a streamed body,
 //! and wait for the response head. The connection itself is driven by `crate::h2`.
 
+use std::pin::pin;
 use std::rc::Rc;
 
 use super::request::RequestParts;
@@ -74,7 +75,12 @@ impl<N: Net> Client<N> {
             }
         }
         let head = clock
-            .run(net, Phase::Headers, cfg.deadlines.headers, h2.head(id))
+            .run(
+                net,
+                Phase::Headers,
+                cfg.deadlines.headers,
+                pin!(h2.head(id)),
+            )
             .await;
         let (status, headers) = match head {
             Ok(Ok(h)) => h,

@@ -2,6 +2,7 @@
 //! goes back to the pool once the body ends cleanly) or from the HTTP/2 stream, capped at
 //! `max_body_bytes`, and decoded per `Content-Encoding` when the client asked for it.
 
+use std::pin::pin;
 use std::rc::Rc;
 
 use burrow_h1::{Decoder, Event};
@@ -409,7 +410,7 @@ impl<N: Net> H1Body<N> {
         };
         let n = if wait {
             self.clock
-                .run(&self.client.net, Phase::Idle, idle, stream.fill_buf())
+                .run(&self.client.net, Phase::Idle, idle, pin!(stream.fill_buf()))
                 .await?
                 .map_err(io)?
                 .len()
@@ -504,7 +505,12 @@ impl<N: Net> H2Body<N> {
         };
         let more = self
             .clock
-            .run(net, Phase::Idle, idle, self.conn.take_data(self.id, buf))
+            .run(
+                net,
+                Phase::Idle,
+                idle,
+                pin!(self.conn.take_data(self.id, buf)),
+            )
             .await??;
         if !more {
             return Ok(false);
