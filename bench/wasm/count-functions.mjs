@@ -8,9 +8,10 @@
 // perf.map (the wasm functions by their Rust names, from the module's name section); what is
 // outside it (V8's jump table: a wasm call to another wasm function goes through a slot
 // there, one instruction) is "jit?". Code with symbols (glibc's memmove behind memory.copy,
-// V8's runtime) keeps callgrind's name. Segments are chosen as in count-report.mjs.
+// V8's runtime) keeps callgrind's name. Which dumps count is segments.mjs's.
 import fs from "node:fs";
 import path from "node:path";
+import { OPS, segments } from "./segments.mjs";
 
 const [dir, topArg] = process.argv.slice(2);
 if (!dir) {
@@ -18,8 +19,6 @@ if (!dir) {
   process.exit(2);
 }
 const TOP = Number(topArg ?? 30);
-const OPS = ["path", "aead", "floor"];
-const SKIP = 6;
 
 const map = fs
   .readFileSync(path.join(dir, "perf.map"), "utf8")
@@ -88,14 +87,9 @@ function addFile(file, into) {
 const { name, records, marks } = JSON.parse(fs.readFileSync(path.join(dir, "marks.json"), "utf8"));
 const acc = Object.fromEntries(OPS.map((o) => [o, new Map()]));
 const ops = Object.fromEntries(OPS.map((o) => [o, 0]));
-let op = -1;
-for (let k = 2; k <= marks.length; k++) {
-  const opened = marks[k - 2];
-  if (opened === 1) op++;
-  if (op < SKIP || opened === 0 || opened === 2) continue;
-  const which = OPS[op % OPS.length];
-  if (opened === 1) ops[which]++;
-  addFile(path.join(dir, `cg.out.${k}`), acc[which]);
+for (const { dump, op, opens } of segments(marks)) {
+  if (opens) ops[op]++;
+  addFile(path.join(dir, `cg.out.${dump}`), acc[op]);
 }
 const ev = (e) => events.indexOf(e);
 const per = (which, fn, e) => (ev(e) < 0 ? 0 : (acc[which].get(fn)?.[ev(e)] ?? 0) / ops[which] / records);

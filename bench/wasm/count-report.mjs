@@ -2,25 +2,19 @@
 // executes beyond the AEAD, from a callgrind run of bench/wasm/count.mjs that dumped its
 // counts at every phase mark (script/bench-machinery --wasm makes DIR: cg.out.N, marks.json).
 //
-// Dump N holds what ran between marks N-1 and N. A segment belongs to the operation whose
-// OpStart (1) opened it, unless a PeerStart (2) opened it (the scripted server's work, which
-// the timed figure leaves out too) or an OpEnd (0) did (setup and bookkeeping). Rung e's ops
-// run in the order path, AEAD alone, design floor; the calibration pass and the warm-up round
-// (the first six ops) are left out. The instructions are those of x86-64 code that V8's
+// Which dumps count is segments.mjs's. The instructions are those of x86-64 code that V8's
 // TurboFan compiled from the wasm (--no-liftoff), so they follow the wasm's own work; misses
 // are callgrind's simulated L1 instruction and data caches (32 KiB each) and last level
 // (1 MiB, instructions and data).
 import fs from "node:fs";
 import path from "node:path";
+import { segments } from "./segments.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
   console.error("usage: node bench/wasm/count-report.mjs DIR [DIR...]");
   process.exit(2);
 }
-const OPS = ["path", "aead", "floor"];
-const SKIP = 6;
-
 function totals(file) {
   const text = fs.readFileSync(file, "utf8");
   const events = /^events: (.*)$/m.exec(text)?.[1].trim().split(/\s+/);
@@ -37,15 +31,9 @@ for (const dir of dirs) {
     for (const [e, v] of Object.entries(t)) a[e] = (a[e] ?? 0) + v;
     sum.set(key, a);
   };
-  let op = -1;
-  for (let k = 2; k <= marks.length; k++) {
-    const opened = marks[k - 2];
-    if (opened === 1) op++;
-    // Setup and the scripted server's work are left out, as the timed figures leave them out.
-    if (op < SKIP || opened === 0 || opened === 2) continue;
-    const which = OPS[op % OPS.length];
-    add(which, totals(path.join(dir, `cg.out.${k}`)));
-    if (opened === 1) sum.get(which).n++;
+  for (const { dump, op, opens } of segments(marks)) {
+    add(op, totals(path.join(dir, `cg.out.${dump}`)));
+    if (opens) sum.get(op).n++;
   }
   const per = (key, e) => {
     const a = sum.get(key);
