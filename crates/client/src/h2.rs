@@ -686,6 +686,8 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
     // one after another, without the queue check and race between them: they need no wait.
     let mut draining = false;
     loop {
+        // The server broke the protocol while buffered records were handed over.
+        let mut broken = None;
         let read = if draining {
             // Without a future or a turn of this loop per record when nothing needs to wait
             // (inline AEAD); an awaited open (offload) comes back here one record at a time.
@@ -703,13 +705,8 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                     r => Some(r),
                 },
                 Err(e) => {
-                    let (last, splices) = shared.borrow_mut().failed(e);
-                    if !last.is_empty() {
-                        drop(shared);
-                        stream.farewell();
-                        let _ = write_flight(&mut stream, &last, &splices).await;
-                    }
-                    return;
+                    broken = Some(shared.borrow_mut().failed(e));
+                    None
                 }
             }
         } else {
@@ -772,7 +769,9 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
         let mut used = 0;
         // The last words (a GOAWAY the library queued, after any frames still unwritten)
         // when the connection must end.
-        let goodbye: Option<(Vec<u8>, Vec<Splice>)> = {
+        let goodbye: Option<(Vec<u8>, Vec<Splice>)> = if broken.is_some() {
+            broken
+        } else {
             let mut s = shared.borrow_mut();
             match read {
                 None => None,

@@ -5,6 +5,9 @@
 //! Regression: each DATA piece woke the reader, and the reader ran during the next record's
 //! awaited open, so it took every record alone. In workerd that made four times the chunks,
 //! each a trip out to JavaScript (2,730 instead of ~660 for 40 MiB).
+//!
+//! Also, with opens inline: a protocol error met among a read's buffered records (the
+//! driver's `drain_buffered`) fails the stream and sends GOAWAY, as one in a read's first does.
 
 #![allow(
     clippy::unwrap_used,
@@ -53,6 +56,11 @@ struct Server {
     read_turns: usize,
     /// Output taken from the server that the client had no room for yet.
     backlog: Vec<u8>,
+    /// Answer with one DATA record, then a record holding DATA on stream 0 (a connection
+    /// error), instead of the body.
+    broken: bool,
+    /// The client sent GOAWAY.
+    goaway_seen: bool,
 }
 
 impl Server {
@@ -82,6 +90,14 @@ impl Server {
             self.rx.drain(..9 + len);
             match ty {
                 4 if flags & 1 == 0 => self.tls.send(&frame(4, 1, 0, &[])).unwrap(),
+                7 => self.goaway_seen = true,
+                1 if self.broken => {
+                    self.tls.send(&frame(1, 4, stream, &[0x88])).unwrap();
+                    self.tls
+                        .send_record(&frame(0, 0, stream, &[7; 16_000]))
+                        .unwrap();
+                    self.tls.send_record(&frame(0, 0, 0, b"x")).unwrap();
+                }
                 // HEADERS: the whole response, one record per DATA frame of 16,000 bytes.
                 1 => {
                     self.tls.send(&frame(1, 4, stream, &[0x88])).unwrap();
@@ -325,6 +341,8 @@ fn chunks_of_body(eager: bool, read_turns: usize) -> BodyRun {
         begun: 0,
         read_turns,
         backlog: Vec::new(),
+        broken: false,
+        goaway_seen: false,
     }));
     let net = MemNet {
         server: Rc::clone(&server),
@@ -420,4 +438,49 @@ fn a_chunk_taken_wakes_the_driver_only_for_a_window_update() {
             run.chunks.len()
         );
     }
+}
+
+#[test]
+fn a_protocol_error_among_buffered_records_fails_the_stream_and_says_goaway() {
+    // Record opens inline, so the records after a transport read's first go to burrow-h2 in
+    // the driver's loop over what is buffered (`drain_buffered`): the bad frame is met there.
+    let server = Rc::new(RefCell::new(Server {
+        tls: Tls13Server::new(ServerConfig {
+            alpn: vec![b"h2".to_vec()],
+            ..ServerConfig::new("origin.test")
+        }),
+        rx: Vec::new(),
+        preface_seen: false,
+        reads: 0,
+        begun: 0,
+        read_turns: 1,
+        backlog: Vec::new(),
+        broken: true,
+        goaway_seen: false,
+    }));
+    let net = MemNet {
+        server: Rc::clone(&server),
+        tasks: Rc::default(),
+    };
+    let mut cfg = ClientConfig::default();
+    cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
+    cfg.tls.request_staple = false;
+    let client = Client::new(net.clone(), cfg);
+    let e = block_on(&net, false, async {
+        let r = client
+            .fetch(Request::get("https://origin.test/big").unwrap())
+            .await;
+        match r {
+            Ok(mut r) => loop {
+                match r.next_chunk().await {
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("the body ended despite the connection error"),
+                    Err(e) => break e,
+                }
+            },
+            Err(e) => e,
+        }
+    });
+    assert_eq!(e.code(), "H2_PROTOCOL", "{e}");
+    assert!(server.borrow().goaway_seen, "no GOAWAY went out");
 }
