@@ -327,9 +327,8 @@ struct BodyRun {
     records: usize,
 }
 
-/// Fetches the body with record opens that wait a turn and transport reads that wait
-/// `read_turns`.
-fn chunks_of_body(eager: bool, read_turns: usize) -> BodyRun {
+/// The scripted server (see [`Server`]) and the net to it.
+fn serve(read_turns: usize, broken: bool) -> (Rc<RefCell<Server>>, MemNet) {
     let server = Rc::new(RefCell::new(Server {
         tls: Tls13Server::new(ServerConfig {
             alpn: vec![b"h2".to_vec()],
@@ -341,17 +340,30 @@ fn chunks_of_body(eager: bool, read_turns: usize) -> BodyRun {
         begun: 0,
         read_turns,
         backlog: Vec::new(),
-        broken: false,
+        broken,
         goaway_seen: false,
     }));
     let net = MemNet {
         server: Rc::clone(&server),
         tasks: Rc::default(),
     };
-    let opens = Rc::new(Cell::new(0));
+    (server, net)
+}
+
+/// A client configuration that trusts the scripted server.
+fn trusting_config() -> ClientConfig {
     let mut cfg = ClientConfig::default();
     cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
     cfg.tls.request_staple = false;
+    cfg
+}
+
+/// Fetches the body with record opens that wait a turn and transport reads that wait
+/// `read_turns`.
+fn chunks_of_body(eager: bool, read_turns: usize) -> BodyRun {
+    let (server, net) = serve(read_turns, false);
+    let opens = Rc::new(Cell::new(0));
+    let mut cfg = trusting_config();
     cfg.tls.offload = Some(Offload(Rc::new(AwaitedOpens {
         inner: InlineOffload::new(),
         opens: Rc::clone(&opens),
@@ -444,27 +456,8 @@ fn a_chunk_taken_wakes_the_driver_only_for_a_window_update() {
 fn a_protocol_error_among_buffered_records_fails_the_stream_and_says_goaway() {
     // Record opens inline, so the records after a transport read's first go to burrow-h2 in
     // the driver's loop over what is buffered (`drain_buffered`): the bad frame is met there.
-    let server = Rc::new(RefCell::new(Server {
-        tls: Tls13Server::new(ServerConfig {
-            alpn: vec![b"h2".to_vec()],
-            ..ServerConfig::new("origin.test")
-        }),
-        rx: Vec::new(),
-        preface_seen: false,
-        reads: 0,
-        begun: 0,
-        read_turns: 1,
-        backlog: Vec::new(),
-        broken: true,
-        goaway_seen: false,
-    }));
-    let net = MemNet {
-        server: Rc::clone(&server),
-        tasks: Rc::default(),
-    };
-    let mut cfg = ClientConfig::default();
-    cfg.tls.trust = Trust::InsecureAcceptAnyCertificate;
-    cfg.tls.request_staple = false;
+    let (server, net) = serve(1, true);
+    let cfg = trusting_config();
     let client = Client::new(net.clone(), cfg);
     let e = block_on(&net, false, async {
         let r = client
