@@ -23,6 +23,19 @@ fn hello() -> Script {
     s
 }
 
+/// A flood refused: connection error ENHANCE_YOUR_CALM of `kind`, code H2_FLOOD.
+fn assert_flood(e: &burrow_h2::Error, kind: Kind) {
+    assert_eq!(
+        (e.kind(), e.code(), e.reason(), e.scope()),
+        (
+            kind,
+            "H2_FLOOD",
+            Reason::ENHANCE_YOUR_CALM,
+            Scope::Connection
+        )
+    );
+}
+
 fn goaway_reason(out: &[u8]) -> Option<u32> {
     goaway_reason_of(&client_frames(out))
 }
@@ -302,10 +315,7 @@ fn settings_with_too_many_entries() {
         let err = feed(&mut c, &s.take()).1;
         if refused {
             let e = err.expect("refused");
-            assert_eq!(
-                (e.kind(), e.code(), e.reason()),
-                (Kind::SettingsFlood, "H2_FLOOD", Reason::ENHANCE_YOUR_CALM)
-            );
+            assert_flood(&e, Kind::SettingsFlood);
             assert_eq!(goaway_reason(&c.take_transmit()), Some(0xb));
         } else {
             assert!(err.is_none(), "{err:?}");
@@ -324,15 +334,7 @@ fn window_update_flood() {
             s.window_update(stream, 1);
         }
         let e = feed(&mut c, &s.take()).1.expect("refused");
-        assert_eq!(
-            (e.kind(), e.code(), e.reason()),
-            (
-                Kind::WindowUpdateFlood,
-                "H2_FLOOD",
-                Reason::ENHANCE_YOUR_CALM
-            ),
-            "stream {stream}"
-        );
+        assert_flood(&e, Kind::WindowUpdateFlood);
     }
 }
 
@@ -380,14 +382,7 @@ fn stream_errors_we_answer_are_bounded() {
         s.window_update(1, 0);
     }
     let e = feed(&mut c, &s.take()).1.expect("refused");
-    assert_eq!(
-        (e.kind(), e.code(), e.reason()),
-        (
-            Kind::StreamErrorFlood,
-            "H2_FLOOD",
-            Reason::ENHANCE_YOUR_CALM
-        )
-    );
+    assert_flood(&e, Kind::StreamErrorFlood);
     let out = client_frames(&c.take_transmit());
     let resets = out
         .iter()
