@@ -112,7 +112,7 @@ pub enum Kind {
     HeaderListTooLarge,
     /// A header block spread over too many CONTINUATION frames or bytes.
     ContinuationFlood,
-    /// Too many SETTINGS frames without useful traffic.
+    /// Too many SETTINGS frames without useful traffic, or too many entries in one.
     SettingsFlood,
     /// Too many PING frames without useful traffic.
     PingFlood,
@@ -120,6 +120,11 @@ pub enum Kind {
     EmptyDataFlood,
     /// Too many RST_STREAM or other frames for closed streams.
     ResetFlood,
+    /// Too many WINDOW_UPDATE frames that give back no credit for data we sent, without
+    /// useful traffic.
+    WindowUpdateFlood,
+    /// The peer caused too many stream errors, each answered with RST_STREAM.
+    StreamErrorFlood,
     /// The server sent HEADERS or PUSH_PROMISE on a stream it may not open.
     ServerOpenedStream,
     /// A response's header fields were malformed (pseudo-headers, names, values,
@@ -276,7 +281,9 @@ impl Error {
             | Kind::SettingsFlood
             | Kind::PingFlood
             | Kind::EmptyDataFlood
-            | Kind::ResetFlood => "H2_FLOOD",
+            | Kind::ResetFlood
+            | Kind::WindowUpdateFlood
+            | Kind::StreamErrorFlood => "H2_FLOOD",
             Kind::MalformedResponse => "H2_MALFORMED_RESPONSE",
             Kind::InvalidSetting => "H2_INVALID_SETTING",
             Kind::Reset => "H2_STREAM_RESET",
@@ -305,8 +312,13 @@ impl Error {
             Kind::HeaderListTooLarge | Kind::ContinuationFlood => {
                 "the server sent more header data than allowed; raise the header limits in the h2 Config if it is legitimate"
             }
-            Kind::SettingsFlood | Kind::PingFlood | Kind::EmptyDataFlood | Kind::ResetFlood => {
-                "the server sent a flood of control frames; the connection was closed to bound the work"
+            Kind::SettingsFlood
+            | Kind::PingFlood
+            | Kind::EmptyDataFlood
+            | Kind::ResetFlood
+            | Kind::WindowUpdateFlood
+            | Kind::StreamErrorFlood => {
+                "the server sent a flood of frames that cost work without progress; the connection was closed to bound it (h2 Limits)"
             }
             Kind::Reset => "the server cancelled this stream; the connection is still usable",
             Kind::GoAway => "the server is closing the connection; open a new one for new requests",

@@ -14,7 +14,7 @@ mod common;
 
 use burrow_h2::frame::{Continuation, FrameType, Headers, PushPromise, SettingId, StreamId};
 use burrow_h2::hpack::{Encoder, EncoderPolicy};
-use burrow_h2::{Config, Connection, Event, Header, HpackError, Kind, Reason, Scope};
+use burrow_h2::{Config, Connection, Event, Header, HpackError, Kind, Limits, Reason, Scope};
 use common::*;
 
 fn hello() -> Script {
@@ -23,9 +23,26 @@ fn hello() -> Script {
     s
 }
 
+/// A flood refused: connection error ENHANCE_YOUR_CALM of `kind`, code H2_FLOOD.
+fn assert_flood(e: &burrow_h2::Error, kind: Kind) {
+    assert_eq!(
+        (e.kind(), e.code(), e.reason(), e.scope()),
+        (
+            kind,
+            "H2_FLOOD",
+            Reason::ENHANCE_YOUR_CALM,
+            Scope::Connection
+        )
+    );
+}
+
 fn goaway_reason(out: &[u8]) -> Option<u32> {
-    client_frames(out)
-        .into_iter()
+    goaway_reason_of(&client_frames(out))
+}
+
+fn goaway_reason_of(frames: &[(burrow_h2::frame::FrameHeader, Vec<u8>)]) -> Option<u32> {
+    frames
+        .iter()
         .find(|(h, _)| h.kind == FrameType::GOAWAY)
         .map(|(_, p)| u32::from_be_bytes(p[4..8].try_into().unwrap()))
 }
@@ -281,6 +298,149 @@ fn rst_flood_on_closed_streams() {
         feed(&mut c, &s.take()).1.expect("refused").kind(),
         Kind::ResetFlood
     );
+}
+
+#[test]
+fn settings_with_too_many_entries() {
+    // nghttp2's bound (CVE-2020-11080): each entry is work, and INITIAL_WINDOW_SIZE entries
+    // touch every open stream. 32 entries pass; 33 end the connection.
+    let max = Limits::default().max_settings_entries;
+    for (n, refused) in [(max, false), (max + 1, true)] {
+        let (mut c, _) = client_with_get(Config::default());
+        let mut s = hello();
+        let values: Vec<_> = (0..n as u32)
+            .map(|i| (SettingId::INITIAL_WINDOW_SIZE, 65_535 + i))
+            .collect();
+        s.settings(&values);
+        let err = feed(&mut c, &s.take()).1;
+        if refused {
+            let e = err.expect("refused");
+            assert_flood(&e, Kind::SettingsFlood);
+            assert_eq!(goaway_reason(&c.take_transmit()), Some(0xb));
+        } else {
+            assert!(err.is_none(), "{err:?}");
+        }
+    }
+}
+
+#[test]
+fn window_update_flood() {
+    // WINDOW_UPDATEs that give back nothing we sent: a connection-window one and one on an
+    // open stream, over and over, with increment 1 (the window could take 2^31 of them).
+    for stream in [0, 1] {
+        let (mut c, _) = client_with_get(Config::default());
+        let mut s = hello();
+        for _ in 0..100_000 {
+            s.window_update(stream, 1);
+        }
+        let e = feed(&mut c, &s.take()).1.expect("refused");
+        assert_flood(&e, Kind::WindowUpdateFlood);
+    }
+}
+
+#[test]
+fn window_updates_that_return_our_data_are_not_a_flood() {
+    // An upload of 2,000 one-byte DATA frames, each given back by its own stream and
+    // connection WINDOW_UPDATE (as some servers do): 4,000 updates and no useful frame from
+    // the server, far beyond the budget, yet every one returns credit for data we sent.
+    let mut c = Connection::new(Config::default());
+    let id = c.send_request(&get("/up"), false).unwrap();
+    let mut s = hello();
+    feed(&mut c, &s.take());
+    let budget = Limits::default().max_window_updates as usize;
+    let frames = 2_000;
+    assert!(frames * 2 > budget * 10);
+    for _ in 0..frames {
+        assert_eq!(c.send_data(id, b"x", false).unwrap(), 1);
+        let _ = c.take_transmit();
+        s.window_update(1, 1).window_update(0, 1);
+        let (_, err) = feed(&mut c, &s.take());
+        assert!(err.is_none(), "{err:?}");
+    }
+    // A server may also open a window wider than what it was sent: within the budget.
+    for _ in 0..budget {
+        s.window_update(0, 1);
+    }
+    assert!(feed(&mut c, &s.take()).1.is_none());
+    s.window_update(0, 1);
+    assert_eq!(
+        feed(&mut c, &s.take()).1.map(|e| e.kind()),
+        Some(Kind::WindowUpdateFlood)
+    );
+}
+
+#[test]
+fn stream_errors_we_answer_are_bounded() {
+    // A WINDOW_UPDATE of 0 is a stream error (RFC 9113 §6.9), answered with RST_STREAM even
+    // for a stream we closed: without a bound, each 13-byte frame in makes 13 bytes out, for
+    // ever. h2's `max_local_error_reset_streams` (1024) bounds it; so do we.
+    let (mut c, id) = client_with_get(Config::default());
+    c.reset(id, Reason::CANCEL).unwrap();
+    let _ = c.take_transmit();
+    let mut s = hello();
+    for _ in 0..100_000 {
+        s.window_update(1, 0);
+    }
+    let e = feed(&mut c, &s.take()).1.expect("refused");
+    assert_flood(&e, Kind::StreamErrorFlood);
+    let out = client_frames(&c.take_transmit());
+    let resets = out
+        .iter()
+        .filter(|(h, _)| h.kind == FrameType::RST_STREAM)
+        .count();
+    assert_eq!(resets, Limits::default().max_local_resets as usize);
+    assert_eq!(goaway_reason_of(&out), Some(0xb));
+}
+
+#[test]
+fn stream_errors_count_over_the_connection_life() {
+    // Malformed responses on one stream after another: each is reset, useful frames in
+    // between do not restart the count (h2 counts the same way), and the budget's end closes
+    // the connection.
+    let budget = 20;
+    let mut cfg = Config::default();
+    cfg.limits.max_local_resets = budget;
+    let mut c = Connection::new(cfg);
+    let mut s = hello();
+    for i in 0..=budget {
+        let id = c.send_request(&get("/"), true).unwrap();
+        let _ = c.take_transmit();
+        // A good response first (useful), then a malformed one (no :status) on a new stream.
+        s.headers(id.0, &[(":status", "200")], true);
+        let bad = c.send_request(&get("/"), true).unwrap();
+        let _ = c.take_transmit();
+        s.headers(bad.0, &[("x-no-status", "1")], true);
+        let (events, err) = feed(&mut c, &s.take());
+        if i < budget {
+            assert!(err.is_none(), "{i}: {err:?}");
+            assert!(events.iter().any(
+                |e| matches!(e, Event::Reset { stream, error } if *stream == bad && error.kind() == Kind::MalformedResponse)
+            ));
+        } else {
+            assert_eq!(err.map(|e| e.kind()), Some(Kind::StreamErrorFlood));
+        }
+    }
+}
+
+#[test]
+fn server_resets_of_our_streams_cost_nothing_back() {
+    // Rapid reset from the server's side: every stream we open is reset at once. Each reset
+    // needs a stream we chose to open, and we answer none of them (RFC 9113 §5.4.2: never
+    // RST_STREAM in reply to RST_STREAM), so the work is bounded by our own requests.
+    let mut c = Connection::new(Config::default());
+    let mut s = hello();
+    feed(&mut c, &s.take());
+    let _ = c.take_transmit();
+    for _ in 0..5_000 {
+        let id = c.send_request(&get("/"), true).unwrap();
+        let _ = c.take_transmit();
+        s.rst(id.0, Reason::CANCEL);
+        let (events, err) = feed(&mut c, &s.take());
+        assert!(err.is_none(), "{err:?}");
+        assert!(matches!(&events[..], [Event::Reset { stream, .. }] if *stream == id));
+        assert!(c.take_transmit().is_empty());
+    }
+    assert_eq!(c.active_streams(), 0);
 }
 
 #[test]

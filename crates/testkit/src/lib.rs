@@ -13,12 +13,17 @@
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
 //! * [`node`]: test servers run by Node 22 (OpenSSL 3.5), killed when dropped; an older or
 //!   missing Node is a failure naming `script/bootstrap`.
+//! * [`script_net`] and [`exchange`] (feature `client-exchange`): a burrow-client `Net` whose
+//!   connections play scripted server bytes, and whole exchanges decoded from arbitrary bytes
+//!   (the fuzz targets `client_h1` and `client_h2`).
 //! * [`tls13_server`] (feature `tls13-server`): a scripted, sans-IO TLS 1.3 server (X25519,
 //!   Ed25519 certificate, KeyUpdate injection) for in-memory client tests and the benchmarks,
 //!   native and wasm32.
 
 pub mod corpus;
 pub mod embedded;
+#[cfg(feature = "client-exchange")]
+pub mod exchange;
 pub mod fingerprint;
 pub mod h2;
 pub mod hex;
@@ -26,6 +31,8 @@ pub mod hex;
 pub mod node;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peers;
+#[cfg(feature = "client-exchange")]
+pub mod script_net;
 #[cfg(feature = "tls13-server")]
 pub mod tls13_server;
 #[cfg(not(target_arch = "wasm32"))]

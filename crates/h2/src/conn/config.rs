@@ -124,6 +124,9 @@ pub struct Limits {
     pub max_header_block_bytes: usize,
     /// SETTINGS frames between useful frames.
     pub max_settings_frames: u32,
+    /// Entries in one SETTINGS frame (each is work, and an INITIAL_WINDOW_SIZE entry touches
+    /// every open stream).
+    pub max_settings_entries: usize,
     /// PING frames (and unsolicited PING acks) between useful frames.
     pub max_pings: u32,
     /// Empty DATA frames without END_STREAM between useful frames.
@@ -131,6 +134,13 @@ pub struct Limits {
     /// Frames (RST_STREAM, DATA, HEADERS, WINDOW_UPDATE) for already closed streams between
     /// useful frames.
     pub max_closed_stream_frames: u32,
+    /// WINDOW_UPDATE frames that give back no credit for DATA we sent (their window had
+    /// already been returned in full), between useful frames.
+    pub max_window_updates: u32,
+    /// Stream errors of the peer's making that we answer with RST_STREAM (malformed
+    /// responses, flow-control and state violations on one stream), over the connection's
+    /// life: each costs us a frame out, so past this the connection ends instead.
+    pub max_local_resets: u32,
     /// Bytes of GOAWAY debug data kept for the event.
     pub max_goaway_debug: usize,
     /// Our outstanding PINGs.
@@ -144,9 +154,12 @@ impl Default for Limits {
             max_continuation_frames: 32,
             max_header_block_bytes: 128 * 1024,
             max_settings_frames: 64,
+            max_settings_entries: 32,
             max_pings: 128,
             max_empty_data: 128,
             max_closed_stream_frames: 1024,
+            max_window_updates: 128,
+            max_local_resets: 1024,
             max_goaway_debug: 1024,
             max_outstanding_pings: 16,
         }

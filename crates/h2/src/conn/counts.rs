@@ -1,4 +1,5 @@
-//! All the abuse counters in one place, each with its budget.
+//! All the abuse counters in one place, each with its budget (the numbers, and what other
+//! HTTP/2 stacks do, are in the crate README's "Counts a peer controls").
 
 use super::config::Limits;
 use crate::error::{Error, Kind, Reason};
@@ -10,6 +11,9 @@ pub(crate) struct Counts {
     pings: u32,
     empty_data: u32,
     closed_stream_frames: u32,
+    window_updates: u32,
+    /// Stream errors we answered with RST_STREAM: over the connection's life, never restarted.
+    local_resets: u32,
 }
 
 /// Which counter.
@@ -19,6 +23,10 @@ pub(crate) enum Abuse {
     Ping,
     EmptyData,
     ClosedStreamFrame,
+    /// A WINDOW_UPDATE that gives back no credit for DATA we sent.
+    WindowUpdate,
+    /// A stream error of the peer's making that we answer with RST_STREAM.
+    LocalReset,
 }
 
 impl Counts {
@@ -41,6 +49,16 @@ impl Counts {
                 limits.max_closed_stream_frames,
                 Kind::ResetFlood,
             ),
+            Abuse::WindowUpdate => (
+                &mut self.window_updates,
+                limits.max_window_updates,
+                Kind::WindowUpdateFlood,
+            ),
+            Abuse::LocalReset => (
+                &mut self.local_resets,
+                limits.max_local_resets,
+                Kind::StreamErrorFlood,
+            ),
         };
         *counter = counter.saturating_add(1);
         if *counter > budget {
@@ -49,8 +67,12 @@ impl Counts {
         Ok(())
     }
 
-    /// Useful traffic arrived: the per-progress budgets start again.
+    /// Useful traffic arrived: the per-progress budgets start again (not `local_resets`, which
+    /// counts over the connection's life).
     pub(crate) fn progress(&mut self) {
-        *self = Counts::default();
+        *self = Counts {
+            local_resets: self.local_resets,
+            ..Counts::default()
+        };
     }
 }

@@ -94,6 +94,8 @@ pub struct Connection {
     /// Our stream receive window as the server currently knows it.
     local_initial_window: u32,
     conn_send: Window,
+    /// DATA bytes we sent whose connection window the peer has not given back yet.
+    conn_unreturned: u64,
     conn_recv: Window,
     conn_release_pending: u32,
     /// Delivered and not yet consumed, over all streams (also closed ones).
@@ -147,6 +149,7 @@ impl Connection {
             settings_unacked: 0,
             local_initial_window: DEFAULT_WINDOW,
             conn_send: Window::new(DEFAULT_WINDOW),
+            conn_unreturned: 0,
             conn_recv: Window::new(DEFAULT_WINDOW),
             conn_release_pending: 0,
             conn_unconsumed: 0,

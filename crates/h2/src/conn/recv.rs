@@ -91,20 +91,20 @@ impl Connection {
     /// A stream-scoped error resets that stream; a connection error is returned.
     fn stream_or_conn_error(&mut self, e: Error) -> Result<(), Error> {
         match e.scope() {
-            Scope::Stream(id) => {
-                self.reset_with_error(id, e);
-                Ok(())
-            }
+            Scope::Stream(id) => self.reset_with_error(id, e),
             Scope::Connection => Err(e),
         }
     }
 
     /// Sends RST_STREAM for `id`, forgets the stream and reports the error (if it was open).
-    pub(super) fn reset_with_error(&mut self, id: StreamId, e: Error) {
+    /// Each such reset is the peer's doing and costs us a frame: past
+    /// `Limits::max_local_resets` the connection ends instead (`StreamErrorFlood`).
+    pub(super) fn reset_with_error(&mut self, id: StreamId, e: Error) -> Result<(), Error> {
         // Never RST_STREAM an idle stream (that would be our protocol error).
         if matches!(self.known(id), Known::Idle) {
-            return;
+            return Ok(());
         }
+        self.counts.spend(Abuse::LocalReset, &self.config.limits)?;
         RstStream {
             stream_id: id,
             reason: e.reason(),
@@ -116,6 +116,7 @@ impl Connection {
                 error: e,
             });
         }
+        Ok(())
     }
 
     fn known(&self, id: StreamId) -> Known {
@@ -181,25 +182,23 @@ impl Connection {
         };
         if !s.state.remote_open() {
             self.release_conn(flow_len);
-            self.reset_with_error(id, Error::stream(id, Kind::Protocol, Reason::STREAM_CLOSED));
-            return Ok(());
+            return self
+                .reset_with_error(id, Error::stream(id, Kind::Protocol, Reason::STREAM_CLOSED));
         }
         if s.recv_window.consume(flow_len).is_err() {
             self.release_conn(flow_len);
-            self.reset_with_error(
+            return self.reset_with_error(
                 id,
                 Error::stream(id, Kind::FlowControl, Reason::FLOW_CONTROL_ERROR),
             );
-            return Ok(());
         }
         // DATA before the final response headers is malformed (§8.1).
         if s.phase != Phase::Body {
             self.release_conn(flow_len);
-            self.reset_with_error(
+            return self.reset_with_error(
                 id,
                 Error::stream(id, Kind::MalformedResponse, Reason::PROTOCOL_ERROR),
             );
-            return Ok(());
         }
         // The frame's data length is known now, so a body that this frame would take beyond
         // content-length (or leave short of it at END_STREAM) is refused before any of it is
@@ -211,11 +210,10 @@ impl Connection {
         };
         if cl_bad {
             self.release_conn(flow_len);
-            self.reset_with_error(
+            return self.reset_with_error(
                 id,
                 Error::stream(id, Kind::MalformedResponse, Reason::PROTOCOL_ERROR),
             );
-            return Ok(());
         }
         if data_len == 0 && !end_stream {
             self.counts.spend(Abuse::EmptyData, &self.config.limits)?;
@@ -383,7 +381,7 @@ impl Connection {
             Ok(f) => f,
             Err(e) if e.kind() == Kind::HeaderListTooLarge => {
                 if self.streams.contains_key(&id.0) {
-                    self.reset_with_error(id, e.on_stream(id));
+                    return self.reset_with_error(id, e.on_stream(id));
                 }
                 return Ok(());
             }
@@ -400,22 +398,20 @@ impl Connection {
             return Ok(());
         };
         if !s.state.remote_open() {
-            self.reset_with_error(id, Error::stream(id, Kind::Protocol, Reason::STREAM_CLOSED));
-            return Ok(());
+            return self
+                .reset_with_error(id, Error::stream(id, Kind::Protocol, Reason::STREAM_CLOSED));
         }
         let malformed = Error::stream(id, Kind::MalformedResponse, Reason::PROTOCOL_ERROR);
         match s.phase {
             Phase::AwaitingHeaders => {
                 let Some(head) = validate::response(fields) else {
-                    self.reset_with_error(id, malformed);
-                    return Ok(());
+                    return self.reset_with_error(id, malformed);
                 };
                 if (100..200).contains(&head.status) {
                     // Informational: more HEADERS follow; END_STREAM on one is malformed, and
                     // 101 does not exist in HTTP/2 (§8.6).
                     if end_stream || head.status == 101 {
-                        self.reset_with_error(id, malformed);
-                        return Ok(());
+                        return self.reset_with_error(id, malformed);
                     }
                 } else {
                     s.phase = Phase::Body;
@@ -423,8 +419,7 @@ impl Connection {
                     s.content_length = head.content_length;
                     let no_body = s.is_head || head.status == 204 || head.status == 304;
                     if end_stream && !no_body && head.content_length.is_some_and(|c| c != 0) {
-                        self.reset_with_error(id, malformed);
-                        return Ok(());
+                        return self.reset_with_error(id, malformed);
                     }
                 }
                 self.events.push_back(Event::Headers {
@@ -438,8 +433,7 @@ impl Connection {
                 // Trailers: must end the stream and carry no pseudo-header.
                 let cl_short = !s.is_head && s.content_length.is_some_and(|c| c != s.body_received);
                 if !end_stream || !validate::trailers(&fields) || cl_short {
-                    self.reset_with_error(id, malformed);
-                    return Ok(());
+                    return self.reset_with_error(id, malformed);
                 }
                 let headers: Vec<Header> = fields;
                 self.events.push_back(Event::Trailers {
@@ -489,6 +483,9 @@ impl Connection {
             return Ok(());
         }
         self.counts.spend(Abuse::Settings, &self.config.limits)?;
+        if f.values.len() > self.config.limits.max_settings_entries {
+            return Err(Error::conn(Kind::SettingsFlood, Reason::ENHANCE_YOUR_CALM));
+        }
         self.seen_server_settings = true;
         // "The values in the SETTINGS frame MUST be processed in the order they appear".
         for s in &f.values {
@@ -608,6 +605,10 @@ impl Connection {
             self.conn_send
                 .increase(f.increment)
                 .map_err(|_| Error::conn(Kind::FlowControl, Reason::FLOW_CONTROL_ERROR))?;
+            if !returns_credit(&mut self.conn_unreturned, f.increment) {
+                self.counts
+                    .spend(Abuse::WindowUpdate, &self.config.limits)?;
+            }
             self.events.push_back(Event::WindowOpened { stream: id });
             return Ok(());
         }
@@ -617,18 +618,24 @@ impl Connection {
                 .counts
                 .spend(Abuse::ClosedStreamFrame, &self.config.limits),
             Known::Open => {
-                let overflow = match self.streams.get_mut(&id.0) {
-                    Some(s) => s.send_window.increase(f.increment).is_err(),
-                    None => false,
+                let (overflow, returns) = match self.streams.get_mut(&id.0) {
+                    Some(s) => (
+                        s.send_window.increase(f.increment).is_err(),
+                        returns_credit(&mut s.unreturned, f.increment),
+                    ),
+                    None => (false, true),
                 };
                 if overflow {
-                    self.reset_with_error(
+                    return self.reset_with_error(
                         id,
                         Error::stream(id, Kind::FlowControl, Reason::FLOW_CONTROL_ERROR),
                     );
-                } else {
-                    self.events.push_back(Event::WindowOpened { stream: id });
                 }
+                if !returns {
+                    self.counts
+                        .spend(Abuse::WindowUpdate, &self.config.limits)?;
+                }
+                self.events.push_back(Event::WindowOpened { stream: id });
                 Ok(())
             }
         }
@@ -688,6 +695,7 @@ impl Connection {
             recv_window: super::flow::Window::new(self.local_initial_window),
             release_pending: 0,
             unconsumed: 0,
+            unreturned: 0,
             phase: Phase::AwaitingHeaders,
             is_head,
             status: 0,
@@ -695,4 +703,13 @@ impl Connection {
             body_received: 0,
         }
     }
+}
+
+/// A WINDOW_UPDATE of `increment` arrived for a window with `unreturned` bytes of our DATA not
+/// yet given back: true when it gives some back (what a peer reading our body does); false for
+/// one on a window already returned in full (counted: `Abuse::WindowUpdate`).
+fn returns_credit(unreturned: &mut u64, increment: u32) -> bool {
+    let returns = *unreturned > 0;
+    *unreturned = unreturned.saturating_sub(u64::from(increment));
+    returns
 }

@@ -186,8 +186,10 @@ impl Connection {
             payload(&mut self.out, start..end);
             // Cannot fail: cap <= both windows.
             let _ = self.conn_send.consume(n);
+            self.conn_unreturned = self.conn_unreturned.saturating_add(u64::from(n));
             if let Some(s) = self.streams.get_mut(&id.0) {
                 let _ = s.send_window.consume(n);
+                s.unreturned = s.unreturned.saturating_add(u64::from(n));
             }
             start = end;
         }

@@ -62,6 +62,8 @@ pub(crate) struct Stream {
     pub(crate) release_pending: u32,
     /// Delivered to the caller, not yet consumed.
     pub(crate) unconsumed: u64,
+    /// DATA bytes we sent whose window the peer has not given back yet.
+    pub(crate) unreturned: u64,
     pub(crate) phase: Phase,
     pub(crate) is_head: bool,
     pub(crate) status: u16,
