@@ -154,10 +154,12 @@ function tables(rows, results, notes, ctx) {
     const r = results.get(m.id);
     const s = scenarios.find((x) => x.key === m.scenario);
     const how = m.impl === "platform" ? PLATFORM : `burrow, ${m.column}`;
-    let note = notes.get(m.id) ?? "";
-    if (m.op === "events" && r) note = `${fmt(r.chunksPerUnit)} chunks per event; ${note}`;
-    if (r?.retries) note += `; ${r.retries} calls made again (a workerd thread exited during them)`;
-    if (r?.lost) note += `; ${r.lost} samples still missing an exited thread's last slice after 5 tries`;
+    const parts = [];
+    if (m.op === "events" && r) parts.push(`${fmt(r.chunksPerUnit)} chunks per event`);
+    if (notes.has(m.id)) parts.push(notes.get(m.id));
+    if (r?.retries) parts.push(`calls made again because a workerd thread exited during them: ${r.retries}`);
+    if (r?.lost) parts.push(`samples still missing an exited thread's last slice after 5 tries: ${r.lost}`);
+    const note = parts.join("; ");
     out.push(`| ${s.label} | ${how} | ${r ? fmt(r.median) : "—"} | ${r ? `${fmt(r.p10)}–${fmt(r.p90)}` : ""} | ${r ? `${fmt(r.min)}–${fmt(r.max)}` : ""} | ${m.n} | ${r?.samples ?? 0} | ${r ? r.sessions.map(fmt).join(" ") : ""} | ${note} |`);
   }
   return out;

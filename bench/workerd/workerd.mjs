@@ -146,9 +146,12 @@ export async function startWorkerd({ root, runDir, modules, inspectorPort = null
     inspector: inspectorPort === null ? null : `127.0.0.1:${inspectorPort}`,
     stderr: () => stderr,
     cpu: () => processCpu(child.pid),
+    // SIGTERM lets workerd drain; one that has not exited after 10 s is killed.
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const late = setTimeout(() => child.kill("SIGKILL"), 10_000);
       await exited;
+      clearTimeout(late);
     },
   };
 }
