@@ -107,7 +107,7 @@ async function main() {
       const census = (await call(session, query(row, row.n, ctx, { census: "1" }))).census;
       const per = (x) => (x / row.n).toFixed(1);
       const wc = census.webcrypto;
-      counted = `per ${unit}: ${per(census.sockets)} sockets, ${per(census.writes)} socket writes (${per(census.writeBytes)} bytes), ${per(census.reads)} socket reads; WebCrypto: ${per(wc.verifies ?? 0)} verify, ${per(wc.keys ?? 0)} key imports, ${per(wc.seals ?? 0)} encrypt, ${per(wc.opens ?? 0)} decrypt (counted by the bench Worker on one call)  `;
+      counted = `per ${unit}: ${per(census.sockets)} sockets, ${per(census.writes)} socket writes (${per(census.writeBytes)} bytes), ${per(census.reads)} socket reads; WebCrypto: ${per(wc.verifies ?? 0)} verify, ${per(wc.keys ?? 0)} key imports, ${per(wc.seals ?? 0)} encrypt, ${per(wc.opens ?? 0)} decrypt; the first socket's writes, bytes: ${census.firstSocketWrites.join(", ")} (counted by the bench Worker on one call)  `;
     }
     // The same calls without the profiler, measured as script/bench workerd does, give the
     // milliseconds the shares are taken of.
@@ -136,6 +136,7 @@ async function main() {
     let commit = "unknown";
     try {
       commit = execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
+      if (execSync("git status --porcelain --untracked-files=no", { cwd: root }).toString().trim() !== "") commit += " + uncommitted changes";
     } catch {}
     const text = [
       `Where the CPU goes (${row.id}): ${units} ${unit}s profiled; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit}, workerd ${workerdBinary(root).version}  `,

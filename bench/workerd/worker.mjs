@@ -65,6 +65,7 @@ function joined(parts, bytes) {
 function countingConnect(tally) {
   return (address, options) => {
     tally.sockets++;
+    const sizes = tally.sockets === 1 ? tally.firstSocketWrites : null;
     const socket = connect(address, options);
     const readable = {
       getReader(o) {
@@ -89,6 +90,7 @@ function countingConnect(tally) {
           write(chunk) {
             tally.writes++;
             tally.writeBytes += chunk.byteLength;
+            sizes?.push(chunk.byteLength);
             return w.write(chunk);
           },
           close: () => w.close(),
@@ -164,7 +166,7 @@ async function runFetch(p, env) {
     }
   };
 
-  const tally = burrow && p.get("census") === "1" ? { sockets: 0, reads: 0, writes: 0, writeBytes: 0, webcrypto: {} } : null;
+  const tally = burrow && p.get("census") === "1" ? { sockets: 0, reads: 0, writes: 0, writeBytes: 0, firstSocketWrites: [], webcrypto: {} } : null;
   let client = null;
   const closeClient = () => {
     if (client && tally) {
