@@ -14,7 +14,6 @@
 // costs some).
 
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,16 +42,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a} (see the top of bench/workerd/profile.mjs)`);
   }
   return o;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
 }
 
 /** A Chrome DevTools protocol session over the inspector's WebSocket. */
@@ -96,7 +85,7 @@ async function main() {
   let cdp = null;
   try {
     const snap = snapshotModules(root, runDir, peers.ca);
-    session = await startWorkerd({ root, runDir, modules: snap.modules, inspectorPort: await freePort() });
+    session = await startWorkerd({ root, runDir, modules: snap.modules, inspect: true });
     cdp = await devtools(session.inspector);
     const q = query(row, row.n, ctx);
     process.stderr.write(`workerd pid ${session.pid}: warm-up`);

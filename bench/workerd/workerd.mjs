@@ -113,26 +113,28 @@ export function cpuDelta(a, b) {
   return { ms: ns / 1e6, lost };
 }
 
-/** Starts workerd in `runDir`; resolves to { pid, base, inspector, cpu(), stop() }. */
-export async function startWorkerd({ root, runDir, modules, inspectorPort = null, log }) {
+/** Starts workerd in `runDir`; resolves to { pid, base, inspector, cpu(), stop() }.
+ * `inspect`: with its inspector on a free loopback port (`inspector` is its address). */
+export async function startWorkerd({ root, runDir, modules, inspect = false }) {
   const { bin, compatibilityDate } = workerdBinary(root);
   const config = path.join(runDir, "bench.capnp");
   fs.writeFileSync(config, configText(modules, compatibilityDate));
   const args = ["serve", config, "--control-fd=3"];
-  if (inspectorPort !== null) args.push(`--inspector-addr=127.0.0.1:${inspectorPort}`);
+  if (inspect) args.push("--inspector-addr=127.0.0.1:0");
   const child = spawn(bin, args, { cwd: runDir, stdio: ["ignore", "ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += d;
-    log?.(String(d));
   });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  let inspector = null;
   const listening = new Promise((resolve, reject) => {
     let buf = "";
     child.stdio[3].on("data", (d) => {
       buf += d;
       for (let nl; (nl = buf.indexOf("\n")) >= 0; buf = buf.slice(nl + 1)) {
         const msg = JSON.parse(buf.slice(0, nl));
+        if (msg.event === "listen-inspector") inspector = `127.0.0.1:${msg.port}`;
         if (msg.event === "listen" && msg.socket === "http") resolve(msg.port);
       }
     });
@@ -143,7 +145,7 @@ export async function startWorkerd({ root, runDir, modules, inspectorPort = null
   return {
     pid: child.pid,
     base: `http://127.0.0.1:${port}`,
-    inspector: inspectorPort === null ? null : `127.0.0.1:${inspectorPort}`,
+    inspector,
     stderr: () => stderr,
     cpu: () => processCpu(child.pid),
     // SIGTERM lets workerd drain; one that has not exited after 10 s is killed.
