@@ -119,15 +119,21 @@ async function checkSession(session, rows, ctx) {
   return notes;
 }
 
-function header(opts, ctx) {
-  let commit = "unknown";
+/** The tree being measured, read when the run starts (the modules are copied then). */
+function commitNow() {
   try {
-    commit = execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
+    let commit = execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
     if (execSync("git status --porcelain --untracked-files=no", { cwd: root }).toString().trim() !== "") commit += " + uncommitted changes";
-  } catch {}
+    return commit;
+  } catch {
+    return "unknown";
+  }
+}
+
+function header(opts, ctx) {
   const wd = workerdBinary(root);
   return [
-    `CPU per unit inside workerd, ms (workerd process, all threads); ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit}`,
+    `CPU per unit inside workerd, ms (workerd process, all threads); ${ctx.started} to ${new Date().toISOString().slice(11, 16)} UTC, commit ${ctx.commit}`,
     `workerd ${wd.version} (npm), Node ${process.version}, ${os.cpus().length} CPUs; wasm ${ctx.wasm.map((w) => `${path.basename(w.rel)} ${w.bytes} bytes`).join(", ")}`,
     `${opts.sessions} fresh workerd sessions × ${opts.rounds} rounds, shuffled, burrow and the platform interleaved; median (p10–p90) of ${opts.sessions * opts.rounds} samples per cell`,
   ];
@@ -174,7 +180,7 @@ async function main() {
   const { peers, sums } = loadPeers();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-workerd-"));
   const origin = await startOrigin(state);
-  const ctx = { peers, sums, origin: `https://localhost:${origin.port}`, pooling: "" };
+  const ctx = { peers, sums, origin: `https://localhost:${origin.port}`, pooling: "", commit: commitNow(), started: new Date().toISOString().slice(0, 16).replace("T", " ") };
   const samples = new Map(rows.map((m) => [m.id, { values: [], sessions: [], chunks: [], retries: 0, lost: 0 }]));
   const notes = new Map();
   const load = [];
