@@ -96,7 +96,7 @@ async function main() {
       const census = (await call(session, query(row, row.n, ctx, { census: "1" }))).census;
       const per = (x) => (x / row.n).toFixed(1);
       const wc = census.webcrypto;
-      counted = `per ${unit}: ${per(census.sockets)} sockets, ${per(census.writes)} socket writes (${per(census.writeBytes)} bytes), ${per(census.reads)} socket reads; WebCrypto: ${per(wc.verifies ?? 0)} verify, ${per(wc.keys ?? 0)} key imports, ${per(wc.seals ?? 0)} encrypt, ${per(wc.opens ?? 0)} decrypt; the first socket's writes, bytes: ${census.firstSocketWrites.join(", ")} (counted by the bench Worker on one call)  `;
+      counted = `per ${unit}: ${per(census.sockets)} sockets, ${per(census.writes)} socket writes (${per(census.writeBytes)} bytes), ${per(census.reads)} socket reads; WebCrypto: ${per(wc.verifies ?? 0)} verify, ${per(wc.keys ?? 0)} key imports, ${per(wc.seals ?? 0)} encrypt, ${per(wc.opens ?? 0)} decrypt; the first socket's writes, bytes: ${census.firstSocketWrites.slice(0, 12).join(", ")}${census.firstSocketWrites.length > 12 ? ", …" : ""} (counted by the bench Worker on one call)  `;
     }
     // The same calls without the profiler, measured as script/bench workerd does, give the
     // milliseconds the shares are taken of.
