@@ -1,14 +1,15 @@
 // burrow for JavaScript Workers: `new Client({ connect, ... })`, `client.fetch(input, init)`.
 //
-// This module is the package's entry. It instantiates the wasm (wrangler and esbuild bundle a
-// `.wasm` import as a compiled WebAssembly.Module), turns WHATWG values (Request, URL, Headers,
+// This module is the package's entry. It instantiates the wasm (`../build/wasm.js` is the
+// wasm-bindgen glue with the compiled module: wrangler and esbuild bundle a `.wasm` import as a
+// WebAssembly.Module; the repository's demo and test Workers alias it to their own variant of
+// the wasm, which has more exports), turns WHATWG values (Request, URL, Headers,
 // body types, AbortSignal) into the plain values the Rust side takes, and builds a real
 // `Response` whose body streams chunks as the origin sends them. Errors are `BurrowError`s
 // with a stable `.code` and a `.phase`; argument mistakes are `TypeError`s; an abort is the
 // signal's reason (an `AbortError` DOMException by default).
 
-import wasmModule from "../build/burrow_worker_bg.wasm";
-import * as glue from "../build/burrow_worker.js";
+import * as glue from "../build/wasm.js";
 
 let instanceAlive = false;
 
@@ -16,7 +17,7 @@ let instanceAlive = false;
 // fresh one. Clients made before the trap are gone with it and say so.
 function ensureInstance() {
   if (instanceAlive) return;
-  glue.initSync({ module: wasmModule });
+  glue.initSync({ module: glue.wasmModule });
   instanceAlive = true;
 }
 
@@ -142,14 +143,18 @@ export class Client {
       if (finished) return;
       finished = true;
       signal?.removeEventListener("abort", onAbort);
+      // After a trap the instance is a new one: the old one's objects went with it (and
+      // freeing one still borrowed by the trapped call would throw).
+      if (this.#generation !== generation) return;
       raw?.free();
       token.free();
     };
     try {
       raw = await this.#raw.fetch(req.method, req.url, headers, body, stream, token);
     } catch (e) {
+      const error = toError(e, signal); // first: a trap restarts the instance
       finish();
-      throw toError(e, signal);
+      throw error;
     }
     const status = raw.status;
     const meta = raw.meta;
@@ -183,8 +188,9 @@ export class Client {
             try {
               chunk = await raw.next();
             } catch (e) {
+              const error = toError(e, signal); // first: a trap restarts the instance
               finish();
-              controller.error(toError(e, signal));
+              controller.error(error);
               return;
             }
             if (chunk === undefined) {
@@ -224,45 +230,5 @@ export class Client {
     this.#raw.close();
     this.#raw.free();
     this.#raw = null;
-  }
-}
-
-/** Linear memory size of the wasm instance, bytes. */
-export function wasmMemoryBytes() {
-  ensureInstance();
-  return glue.wasmMemoryBytes();
-}
-
-/** Live tasks of burrow's executor and promises it awaits: `{ tasks, promises }`. */
-export function wasmTasks() {
-  ensureInstance();
-  return glue.wasmTasks();
-}
-
-/** burrow-crypto operation counts in the wasm instance (AES-GCM and signatures stay 0 with
- * WebCrypto offload on). */
-export function wasmCryptoCounts() {
-  ensureInstance();
-  return glue.wasmCryptoCounts();
-}
-
-/** @internal Test hook: traps the instance on purpose. */
-export function __debugPanic() {
-  ensureInstance();
-  try {
-    glue.__burrowDebugPanic();
-  } catch (e) {
-    throw toError(e);
-  }
-}
-
-/** @internal The diagnostics router (health, selftest, bench) used by the demo Worker. */
-export function diagnostics(method, pathname, search) {
-  ensureInstance();
-  const reply = glue.handle(method, pathname, search);
-  try {
-    return { status: reply.status, contentType: reply.contentType, body: reply.body };
-  } finally {
-    reply.free();
   }
 }

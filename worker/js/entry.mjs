@@ -1,4 +1,5 @@
-// The burrow demo Worker (wrangler.toml `main`): a user of the JS API in ./burrow.mjs.
+// The burrow demo Worker (wrangler.toml `main`): a user of the JS API in ./burrow.mjs, plus the
+// diagnostics of the demo's own wasm variant (./diagnostics.mjs). Not in the npm package.
 //
 //   GET /fetch?url=URL   relays URL through PROXY_URL with the configured trust, streaming
 //   GET /info?url=URL    JSON: TLS version, suite, group, ALPN, resumed, chain, OCSP, HTTP
@@ -15,7 +16,8 @@
 // A failed fetch answers 502 with {"error": CODE, "message": ...}.
 
 import { connect } from "cloudflare:sockets";
-import { Client, BurrowError, diagnostics } from "./burrow.mjs";
+import { Client, BurrowError } from "./burrow.mjs";
+import { diagnostics } from "./diagnostics.mjs";
 
 const HOP_BY_HOP = new Set([
   "connection",

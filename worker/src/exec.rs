@@ -28,11 +28,23 @@ use std::task::{Context, Poll, Wake, Waker};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
+// Two snippets, not one: wasm-bindgen gives each function the wasm imports directly from a
+// snippet its own `import * as` line keyed by the snippet's path, so two such functions in one
+// snippet make an object literal with a duplicate key (a bundler warning on every build).
+// `burrowDeferred` is the only direct import of its snippet (`burrowResolve` takes a `bool`,
+// which goes through the glue).
 #[wasm_bindgen(inline_js = r#"
-const deferred = new Map();
 export function burrowSettle(promise, key, settle) {
   promise.then((v) => settle(key, v, true), (e) => settle(key, e, false));
 }
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = burrowSettle)]
+    fn settle_into(promise: &Promise, key: f64, settle: &JsValue);
+}
+
+#[wasm_bindgen(inline_js = r#"
+const deferred = new Map();
 export function burrowDeferred(key) {
   return new Promise((resolve, reject) => deferred.set(key, { resolve, reject }));
 }
@@ -45,8 +57,6 @@ export function burrowResolve(key, ok, value) {
 }
 "#)]
 extern "C" {
-    #[wasm_bindgen(js_name = burrowSettle)]
-    fn settle_into(promise: &Promise, key: f64, settle: &JsValue);
     #[wasm_bindgen(js_name = burrowDeferred)]
     fn deferred(key: f64) -> Promise;
     #[wasm_bindgen(js_name = burrowResolve)]
@@ -292,6 +302,7 @@ impl Drop for Awaited {
 }
 
 /// Tasks alive and promises awaited, for tests: neither may grow from request to request.
+#[cfg(feature = "test-hooks")]
 pub(crate) fn live() -> (usize, usize) {
     (
         TASKS.with(|t| t.borrow().slots.len()),

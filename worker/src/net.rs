@@ -187,6 +187,8 @@ impl Net for WorkerNet {
     type Stream = WorkerSocket;
 
     async fn connect(&self, host: &str, port: u16) -> io::Result<WorkerSocket> {
+        #[cfg(feature = "test-hooks")]
+        crate::hooks::trap_if_asked(host);
         self.context.check().map_err(Error::into_io)?;
         // An IPv6 literal is given to connect() without brackets (as the URL host has them).
         let hostname = host.trim_start_matches('[').trim_end_matches(']');

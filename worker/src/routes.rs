@@ -1,11 +1,62 @@
-//! The demo Worker's routes, as plain Rust (unit-tested natively, run in workerd via [`crate::handle`]).
+//! The demo Worker's diagnostics routes, as plain Rust (unit-tested natively, run in workerd
+//! through the `handle` export of the `demo` feature; `worker/js/diagnostics.mjs` calls it).
 
+use crate::clock;
 use crate::json::{push_ms, push_str};
-use crate::{clock, Reply};
 use burrow_crypto::aead::{AeadAlgorithm, AeadKey};
 use burrow_crypto::hash::{self, HashAlgorithm};
 use burrow_crypto::kx::{Group, KeyShare};
 use std::fmt::Write;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// A finished HTTP response, handed back to the JavaScript entry module.
+#[wasm_bindgen]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: String,
+}
+
+impl Reply {
+    /// A JSON reply with the given status.
+    pub fn json(status: u16, body: String) -> Self {
+        Self {
+            status,
+            content_type: "application/json; charset=utf-8",
+            body,
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Reply {
+    /// HTTP status code.
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Value for the `content-type` header.
+    #[wasm_bindgen(getter, js_name = contentType)]
+    pub fn content_type(&self) -> String {
+        self.content_type.to_owned()
+    }
+
+    /// Response body.
+    #[wasm_bindgen(getter)]
+    pub fn body(&self) -> String {
+        self.body.clone()
+    }
+}
+
+/// The demo Worker's request handler: `method` is the HTTP method, `path` the URL path and
+/// `query` the URL's search string (with or without the leading `?`).
+#[cfg(feature = "demo")]
+#[wasm_bindgen]
+pub fn handle(method: &str, path: &str, query: &str) -> Reply {
+    route(method, path, query)
+}
 
 /// This crate's version, reported by `/health`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,11 +1,12 @@
 // The end-to-end test Worker: the demo Worker's routes plus test-only routes, run by
-// worker/test/e2e.mjs under `wrangler dev` (worker/test/wrangler.toml sets BURROW_TEST_HOOKS).
-// Nothing here ships in the package.
+// worker/test/e2e.mjs under `wrangler dev` (worker/test/wrangler.toml sets BURROW_TEST_HOOKS and
+// builds with the test variant of the wasm, worker/build-test/). Nothing here ships in the package.
 
 import { connect } from "cloudflare:sockets";
 import OpenAI from "openai";
 import demo, { clientOptions } from "../js/entry.mjs";
-import { Client, BurrowError, wasmMemoryBytes, wasmCryptoCounts, wasmTasks, __debugPanic } from "../js/burrow.mjs";
+import { Client, BurrowError } from "../js/burrow.mjs";
+import { wasmHeap, wasmMemoryBytes, wasmCryptoCounts, wasmTasks, PANIC_HOST } from "../js/test-hooks.mjs";
 
 function json(value, status = 200) {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -143,13 +144,16 @@ const routes = {
     return json({ aborted, early, next: { status: again.status, bytes: body.byteLength } });
   },
 
-  // `n` sequential requests on one client; the memory high-water mark before and after.
+  // `n` sequential requests on one client. Live heap (bytes and blocks not yet freed) before
+  // the client exists, after 10 requests and every 250; linear memory (a high-water mark) for
+  // the record.
   async "/t/many"(p, env) {
     const n = Number(p.get("n") ?? 1000);
-    const client = new Client(clientOptions(env, p));
-    const first = wasmMemoryBytes();
+    const heapFirst = wasmHeap();
     const tasksFirst = wasmTasks();
-    let afterWarm = first;
+    const memoryFirst = wasmMemoryBytes();
+    const client = new Client(clientOptions(env, p));
+    let heapAfter10 = heapFirst;
     let bytes = 0;
     let chunks = 0;
     const marks = [];
@@ -166,11 +170,17 @@ const routes = {
         const reader = r.body.getReader();
         for (;;) { const { done, value } = await reader.read(); if (done) break; bytes += value.byteLength; chunks++; }
       } else bytes += (await r.arrayBuffer()).byteLength;
-      if (i === 9) afterWarm = wasmMemoryBytes();
-      if ((i + 1) % 250 === 0) marks.push(wasmMemoryBytes());
+      if (i === 9) heapAfter10 = wasmHeap();
+      if ((i + 1) % 250 === 0) marks.push(wasmHeap());
     }
+    const heapEnd = wasmHeap();
     client.close();
-    return json({ n, bytes, chunks, tasksFirst, memoryFirst: first, memoryAfter10: afterWarm, memoryEnd: wasmMemoryBytes(), marks });
+    return json({ n, bytes, chunks, tasksFirst, heapFirst, heapAfter10, heapEnd, marks, memoryFirst, memoryEnd: wasmMemoryBytes() });
+  },
+
+  // Live heap and executor counts between requests (what the previous request left behind).
+  async "/t/heap"() {
+    return json({ heap: wasmHeap(), tasks: wasmTasks() });
   },
 
   // `n` fetches at once to distinct origins; all must succeed, at most six await heads.
@@ -229,12 +239,16 @@ const routes = {
     return json(out);
   },
 
+  // A panic inside Client.fetch (the test variant's connect traps for PANIC_HOST): the fetch
+  // rejects with WASM_TRAP, and the instance is restarted for the next client.
   async "/t/panic"() {
-    try { __debugPanic(); return json({ trapped: false }); } catch (e) { return json({ trapped: true, error: err(e) }); }
-  },
-
-  async "/t/memory"() {
-    return json({ memory: wasmMemoryBytes(), crypto: wasmCryptoCounts() });
+    const client = new Client({ connect });
+    try {
+      await client.fetch(`https://${PANIC_HOST}/`);
+      return json({ trapped: false });
+    } catch (e) {
+      return json({ trapped: true, error: err(e) });
+    }
   },
 };
 

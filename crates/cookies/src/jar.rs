@@ -1,7 +1,9 @@
 //! The cookie store: storage (RFC 6265bis §5.7), retrieval (§5.8.3) and eviction.
 
 use crate::error::Rejected;
-use crate::matching::{canonical_host, default_path, domain_match, is_public_suffix, path_match};
+use crate::matching::{
+    canonical_host, default_path, domain_match, path_match, public_suffix, Suffix,
+};
 use crate::parse::{parse, Expiry, SameSite};
 
 /// Set-Cookie values longer than this are refused before parsing (twice the name+value limit,
@@ -177,15 +179,9 @@ impl Jar {
                         return Err(Rejected::DomainMismatch { domain: attr, host });
                     }
                     (host, true)
-                } else if is_public_suffix(&attr) {
-                    if attr != host {
-                        return Err(Rejected::PublicSuffix { domain: attr });
-                    }
-                    (host, true)
-                } else if domain_match(&host, &attr) {
-                    (attr, false)
                 } else {
-                    return Err(Rejected::DomainMismatch { domain: attr, host });
+                    let suffix = public_suffix(&attr);
+                    cookie_domain(host, attr, suffix)?
                 }
             }
         };
@@ -368,5 +364,71 @@ impl Jar {
             }
             None => false,
         }
+    }
+}
+
+/// The domain a cookie is stored under and whether it is host-only (§5.7 steps 9-10), for a
+/// `Domain` attribute `attr` (lowercase ASCII) set by host name `host`, given what the public
+/// suffix list says of `attr`.
+fn cookie_domain(host: String, attr: String, suffix: Suffix) -> Result<(String, bool), Rejected> {
+    match suffix {
+        Suffix::Public if attr == host => Ok((host, true)),
+        Suffix::Public => Err(Rejected::PublicSuffix { domain: attr }),
+        Suffix::Registrable if domain_match(&host, &attr) => Ok((attr, false)),
+        // Without the list, `attr` may be a public suffix: the cookie stays with its host
+        // rather than be shared across one.
+        Suffix::Unknown if domain_match(&host, &attr) => Ok((host, true)),
+        Suffix::Registrable | Suffix::Unknown => {
+            Err(Rejected::DomainMismatch { domain: attr, host })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decide(host: &str, attr: &str, suffix: Suffix) -> Result<(String, bool), &'static str> {
+        cookie_domain(host.to_owned(), attr.to_owned(), suffix).map_err(|e| e.code())
+    }
+
+    #[test]
+    fn with_the_list() {
+        let shared = Ok(("example.com".to_owned(), false));
+        assert_eq!(
+            decide("www.example.com", "example.com", Suffix::Registrable),
+            shared
+        );
+        assert_eq!(
+            decide("www.example.com", "com", Suffix::Public),
+            Err("COOKIE_REJECTED_PUBLIC_SUFFIX")
+        );
+        assert_eq!(
+            decide("co.uk", "co.uk", Suffix::Public),
+            Ok(("co.uk".to_owned(), true))
+        );
+        assert_eq!(
+            decide("www.example.com", "other.com", Suffix::Registrable),
+            Err("COOKIE_REJECTED_DOMAIN_MISMATCH")
+        );
+    }
+
+    #[test]
+    fn without_the_list_domain_cookies_stay_host_only() {
+        let host_only = Ok(("www.example.com".to_owned(), true));
+        assert_eq!(
+            decide("www.example.com", "example.com", Suffix::Unknown),
+            host_only
+        );
+        // A public suffix is neither refused nor shared across: the cookie keeps to its host.
+        assert_eq!(decide("www.example.com", "com", Suffix::Unknown), host_only);
+        assert_eq!(
+            decide("www.example.com", "www.example.com", Suffix::Unknown),
+            host_only
+        );
+        assert_eq!(
+            decide("www.example.com", "other.com", Suffix::Unknown),
+            Err("COOKIE_REJECTED_DOMAIN_MISMATCH")
+        );
     }
 }

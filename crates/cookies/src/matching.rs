@@ -32,15 +32,37 @@ pub(crate) fn domain_match(host: &str, domain: &str) -> bool {
     }
 }
 
-/// Whether `domain` (lowercase ASCII) is itself a public suffix: `com`, `co.uk`, `github.io`, or
-/// an unknown single-label TLD (the list's default `*` rule).
-pub(crate) fn is_public_suffix(domain: &str) -> bool {
+/// What the public suffix list says of a Domain attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// With the list `Unknown` is never made, without it only `Unknown` is; the jar's decision
+// names all three either way.
+#[allow(dead_code)]
+pub(crate) enum Suffix {
+    /// `com`, `co.uk`, `github.io`, or an unknown single-label TLD (the list's default `*`
+    /// rule): no cookie may be shared across it.
+    Public,
+    /// Below a public suffix (`example.com`): a cookie may be shared with its subdomains.
+    Registrable,
+    /// The list is not compiled in (the `psl` feature is off): nothing is known, so nothing is
+    /// shared.
+    Unknown,
+}
+
+/// Classifies `domain` (lowercase ASCII) by the public suffix list.
+#[cfg(feature = "psl")]
+pub(crate) fn public_suffix(domain: &str) -> Suffix {
     match psl::suffix(domain.as_bytes()) {
-        Some(suffix) => suffix.as_bytes() == domain.as_bytes(),
+        Some(suffix) if suffix.as_bytes() != domain.as_bytes() => Suffix::Registrable,
         // psl finds no suffix in malformed names (empty labels); treating them as public
         // suffixes fails closed.
-        None => true,
+        _ => Suffix::Public,
     }
+}
+
+/// Without the list, every domain is [`Suffix::Unknown`].
+#[cfg(not(feature = "psl"))]
+pub(crate) fn public_suffix(_domain: &str) -> Suffix {
+    Suffix::Unknown
 }
 
 /// default-path (§5.1.4) of a request path.
@@ -108,12 +130,13 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "psl")]
     fn public_suffixes() {
-        assert!(is_public_suffix("com"));
-        assert!(is_public_suffix("co.uk"));
-        assert!(!is_public_suffix("example.co.uk"));
-        assert!(!is_public_suffix("example.com"));
-        assert!(is_public_suffix("localhost"));
-        assert!(is_public_suffix("xn--p1ai"));
+        assert_eq!(public_suffix("com"), Suffix::Public);
+        assert_eq!(public_suffix("co.uk"), Suffix::Public);
+        assert_eq!(public_suffix("example.co.uk"), Suffix::Registrable);
+        assert_eq!(public_suffix("example.com"), Suffix::Registrable);
+        assert_eq!(public_suffix("localhost"), Suffix::Public);
+        assert_eq!(public_suffix("xn--p1ai"), Suffix::Public);
     }
 }

@@ -1,0 +1,247 @@
+// TypeScript declarations for burrow-worker (js/burrow.mjs). Written by hand; the error
+// code and phase unions are checked against the Rust sources by worker/tests/js_error_codes.rs.
+
+/** The address `connect` of `cloudflare:sockets` takes (burrow passes an object). */
+export interface SocketAddress {
+  hostname: string;
+  port: number;
+}
+
+/** The options burrow passes to `connect`: plain TCP (burrow does the TLS), no half-open. */
+export interface SocketOptions {
+  secureTransport: "off" | "on" | "starttls";
+  allowHalfOpen: boolean;
+}
+
+/** What burrow uses of the socket `connect` returns. */
+export interface Socket {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+  readonly opened: Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The shape of `connect` from `cloudflare:sockets`: pass that function itself. */
+export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket;
+
+/** Certificate trust: the bundled Mozilla roots, your own PEM anchors, or no checks at all. */
+export type Trust = "system" | "insecure" | { ca: string | string[] };
+
+export interface ClientOptions {
+  /** The `connect` function of `cloudflare:sockets`. */
+  connect: Connect;
+  /** `http://`, `https://` or `socks5h://` proxy URL (credentials in the userinfo). */
+  proxy?: string;
+  /** Hosts that bypass the proxy. */
+  noProxy?: string | string[];
+  /** Certificate trust for origins (default "system"); also the proxy's unless `proxyTrust`. */
+  trust?: Trust;
+  /** Certificate trust for an `https://` proxy. */
+  proxyTrust?: Trust;
+  /** SPKI pins, `sha256/BASE64`. */
+  pins?: string[];
+  /** A built-in client identity (TLS and HTTP/2 fingerprint). */
+  profile?: "curl" | "curl_7_88" | "chrome" | "default_web";
+  tls?: { alpn?: string[]; requireStaple?: boolean; offload?: boolean };
+  http2?: boolean;
+  /** Deadlines in milliseconds; 0 turns one off. */
+  timeouts?: { connectMs?: number; proxyMs?: number; tlsMs?: number; headersMs?: number; idleMs?: number; totalMs?: number };
+  /** Body cap in bytes; `null` = unlimited (default 32 MiB). */
+  maxBodyBytes?: number | null;
+  decompress?: boolean;
+  cookies?: boolean;
+  redirect?: "follow" | "manual" | "error";
+  maxRedirects?: number;
+  userAgent?: string | null;
+  /** BYOB read view size (default 64 KiB). */
+  readViewBytes?: number;
+}
+
+export interface TlsMeta {
+  version: "TLSv1.3" | "TLSv1.2";
+  cipher: string;
+  cipherSuite: number;
+  group: string;
+  groupId: number;
+  alpn: string | null;
+  resumed: boolean;
+  /** TLS 1.2: whether the session used extended master secret; null for TLS 1.3. */
+  extendedMasterSecret: boolean | null;
+  chain: { subject: string; issuer: string; notAfter: number }[];
+  ocsp: "good" | "none" | "not-checked";
+}
+
+export interface BurrowMeta {
+  proxied: "http" | "https" | "socks5" | "socks5h" | null;
+  httpVersion: string;
+  /** The origin's TLS; null for an `http://` URL. */
+  tls: TlsMeta | null;
+  /** An `https://` proxy's TLS; null otherwise. */
+  proxyTls: TlsMeta | null;
+  ocsp: string | null;
+  reused: boolean;
+  retried: boolean;
+  redirects: number;
+  /** The coding burrow decoded (the headers still say what the server sent). */
+  contentEncoding: string | null;
+  timings: { connect: number; proxy: number; tls: number; ttfb: number; total: number };
+}
+
+export interface BurrowResponse extends Response {
+  readonly burrow: BurrowMeta;
+}
+
+/** The stable codes of a `BurrowError` (burrow's Rust error codes). */
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "BODY_NOT_REPLAYABLE"
+  | "BODY_SOURCE_FAILED"
+  | "BODY_TOO_LARGE"
+  | "BODY_TRUNCATED"
+  | "CERT_BAD_SIGNATURE"
+  | "CERT_BAD_TRUST_ANCHOR"
+  | "CERT_BUDGET_EXCEEDED"
+  | "CERT_CA_AS_LEAF"
+  | "CERT_CUSTOM_PENDING"
+  | "CERT_CUSTOM_REJECTED"
+  | "CERT_EXPIRED"
+  | "CERT_EXTENDED_KEY_USAGE"
+  | "CERT_HOSTNAME_IDNA"
+  | "CERT_HOSTNAME_INVALID"
+  | "CERT_INVALID"
+  | "CERT_ISSUER_NOT_CA"
+  | "CERT_KEY_USAGE"
+  | "CERT_NAME_CONSTRAINTS"
+  | "CERT_NAME_CONSTRAINTS_UNSUPPORTED"
+  | "CERT_NAME_MISMATCH"
+  | "CERT_NOT_YET_VALID"
+  | "CERT_PATH_LEN"
+  | "CERT_PATH_TOO_LONG"
+  | "CERT_PIN_MISMATCH"
+  | "CERT_UNSUPPORTED_ALGORITHM"
+  | "CERT_UNSUPPORTED_CRITICAL_EXTENSION"
+  | "CERT_UNTRUSTED"
+  | "CLIENT_CLOSED"
+  | "CONNECTION_LOST"
+  | "CONNECT_FAILED"
+  | "CONNECT_FORBIDDEN"
+  | "CROSS_REQUEST"
+  | "DECODE_FAILED"
+  | "DNS_UNAVAILABLE"
+  | "H2_CLOSED"
+  | "H2_COMPRESSION"
+  | "H2_CONCURRENCY_LIMIT"
+  | "H2_FLOOD"
+  | "H2_FLOW_CONTROL"
+  | "H2_FRAME_SIZE"
+  | "H2_GOAWAY"
+  | "H2_HEADER_LIST_TOO_LARGE"
+  | "H2_INVALID_REQUEST_HEADERS"
+  | "H2_INVALID_SETTING"
+  | "H2_MALFORMED_RESPONSE"
+  | "H2_OVER_RELEASE"
+  | "H2_PROTOCOL"
+  | "H2_REFUSED"
+  | "H2_STREAM_IDS_EXHAUSTED"
+  | "H2_STREAM_RESET"
+  | "H2_UNKNOWN_STREAM"
+  | "HTTP_PROTOCOL"
+  | "OCSP_INVALID"
+  | "OCSP_MISMATCH"
+  | "OCSP_REVOKED"
+  | "OCSP_STALE"
+  | "OCSP_STAPLE_REQUIRED"
+  | "OCSP_UNKNOWN"
+  | "PROXY_AUTH_REQUIRED"
+  | "PROXY_CLOSED"
+  | "PROXY_INVALID_REQUEST"
+  | "PROXY_PROTOCOL"
+  | "PROXY_REFUSED"
+  | "PROXY_URL_INVALID"
+  | "REDIRECT_INSECURE"
+  | "REDIRECT_LIMIT"
+  | "REDIRECT_LOCATION"
+  | "REDIRECT_LOOP"
+  | "RNG_FAILED"
+  | "SOCKS5_ADDRESS_TYPE_NOT_SUPPORTED"
+  | "SOCKS5_COMMAND_NOT_SUPPORTED"
+  | "SOCKS5_CONNECTION_REFUSED"
+  | "SOCKS5_GENERAL_FAILURE"
+  | "SOCKS5_HOST_UNREACHABLE"
+  | "SOCKS5_NETWORK_UNREACHABLE"
+  | "SOCKS5_NOT_ALLOWED"
+  | "SOCKS5_NO_ACCEPTABLE_METHOD"
+  | "SOCKS5_TTL_EXPIRED"
+  | "SOCKS5_UNKNOWN_REPLY"
+  | "TIMEOUT_CONNECT"
+  | "TIMEOUT_HEADERS"
+  | "TIMEOUT_IDLE"
+  | "TIMEOUT_PROXY"
+  | "TIMEOUT_TLS"
+  | "TIMEOUT_TOTAL"
+  | "TLS12_BAD_KEY_EXCHANGE_SIGNATURE"
+  | "TLS12_INSECURE_RENEGOTIATION"
+  | "TLS12_LEGACY_CIPHER"
+  | "TLS12_NO_EXTENDED_MASTER_SECRET"
+  | "TLS_ALERT"
+  | "TLS_API_MISUSE"
+  | "TLS_BAD_CERTIFICATE"
+  | "TLS_BAD_CERTIFICATE_VERIFY"
+  | "TLS_BAD_FINISHED"
+  | "TLS_BAD_KEY_SHARE"
+  | "TLS_BAD_RECORD_MAC"
+  | "TLS_BUFFER_FULL"
+  | "TLS_CERT_DECOMPRESSION"
+  | "TLS_CLOSED"
+  | "TLS_DECODE"
+  | "TLS_DOWNGRADE"
+  | "TLS_INTERNAL"
+  | "TLS_KEY_UPDATE_STORM"
+  | "TLS_MESSAGE_TOO_LARGE"
+  | "TLS_MISSING_EXTENSION"
+  | "TLS_NOT_TLS"
+  | "TLS_POST_HANDSHAKE_AUTH"
+  | "TLS_PROFILE_UNPERFORMABLE"
+  | "TLS_PROTOCOL"
+  | "TLS_PROTOCOL_VERSION"
+  | "TLS_RECORD_OVERFLOW"
+  | "TLS_SELECTED_UNPERFORMABLE"
+  | "TLS_SEQUENCE_EXHAUSTED"
+  | "TLS_UNOFFERED_ALPN"
+  | "TLS_UNOFFERED_CIPHER"
+  | "TLS_UNOFFERED_GROUP"
+  | "TLS_UNOFFERED_SIGNATURE_SCHEME"
+  | "TLS_UNSOLICITED_EXTENSION"
+  | "TLS_UNSUPPORTED_GROUP"
+  | "UNSUPPORTED_CONTENT_ENCODING"
+  | "WASM_TRAP";
+
+/** Where a fetch failed. */
+export type ErrorPhase =
+  | "connect"
+  | "proxy"
+  | "tls"
+  | "headers"
+  | "body"
+  | "total"
+  | "request"
+  | "redirect"
+  | "http"
+  | "runtime";
+
+/** A failed burrow fetch. Argument mistakes are `TypeError`s and an abort is the signal's
+ * reason, never a `BurrowError`. */
+export class BurrowError extends Error {
+  constructor(code: ErrorCode, phase: ErrorPhase, message: string);
+  readonly name: "BurrowError";
+  readonly code: ErrorCode;
+  readonly phase: ErrorPhase;
+}
+
+/** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */
+export class Client {
+  constructor(options: ClientOptions);
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<BurrowResponse>;
+  stats(): { webcrypto?: Record<string, number>; pendingHeadsHighWater?: number };
+  close(): void;
+}
