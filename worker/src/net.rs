@@ -24,7 +24,7 @@ use std::rc::Rc;
 use std::task::Poll;
 use std::time::Duration;
 
-use burrow_client::{Error, Net, NetStream};
+use burrow_client::{Error, Net, NetStream, Phase};
 use js_sys::{ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -99,6 +99,7 @@ pub(crate) fn js_io(e: &JsValue) -> io::Error {
     {
         return Error::Platform {
             code: "CONNECT_FORBIDDEN",
+            phase: Phase::Connect,
             message: format!(
                 "connect() refused the address ({msg}): Workers cannot open sockets to \
                  Cloudflare's own ranges, and `workerd serve` only to public addresses unless \
@@ -260,6 +261,7 @@ impl Net for WorkerNet {
     async fn resolve(&self, host: &str) -> io::Result<Vec<IpAddr>> {
         Err(Error::Platform {
             code: "DNS_UNAVAILABLE",
+            phase: Phase::Connect,
             message: format!(
                 "cannot resolve {host:?}: Workers have no DNS lookup, so a socks5:// proxy \
                  (which resolves names locally) cannot be used; use socks5h:// so the proxy \

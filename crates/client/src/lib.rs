@@ -8,7 +8,8 @@
 //! * Proxies: HTTP CONNECT, HTTPS, SOCKS5/socks5h, absolute-form for plain http, no_proxy.
 //! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectPolicy`]).
 //!
-//! Every failure is an [`Error`] with a stable [`Error::code`].
+//! Every failure is an [`Error`] with a stable [`Error::code`], a [`Phase`] and a [`Class`],
+//! and a message that names the [`Setting`] to change in the caller's own words.
 
 mod client;
 mod config;
@@ -37,9 +38,9 @@ pub use client::{uses_proxy, Client, Response, CHUNK_TARGET};
 pub use config::{
     ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
 };
-pub use deadline::Deadlines;
+pub use deadline::{Deadline, Deadlines};
 pub use dn::{name_to_text, MAX_NAME_TEXT};
-pub use error::{Error, Phase};
+pub use error::{Class, Error, Message, Phase, Setting, SettingNames};
 pub use h2::{H2_CONNECTION_WINDOW, H2_SEND_BUFFER, H2_STREAM_WINDOW};
 pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
@@ -54,5 +55,6 @@ pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 
 /// Re-exported from burrow-handshake: the ClientHello profile.
 pub use burrow_handshake::Profile;
-/// Re-exported from burrow-x509: the revocation policy and the staple verdict.
-pub use burrow_x509::{Revocation, StapleStatus};
+/// Re-exported from burrow-x509: the revocation policy, the staple verdict, and why a
+/// certificate was rejected ([`Error::Certificate`]).
+pub use burrow_x509::{Error as CertificateError, Revocation, StapleStatus};

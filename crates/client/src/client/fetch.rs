@@ -172,7 +172,7 @@ fn h2_retryable(e: &Error) -> bool {
     match e {
         Error::H2(h) => h.is_retryable(),
         // The server closed a connection it had kept open (stale), not a protocol failure.
-        Error::ConnectionFailed { code, .. } => *code == "CONNECTION_LOST",
+        Error::ConnectionFailed(first) => matches!(**first, Error::Io(_)),
         _ => false,
     }
 }

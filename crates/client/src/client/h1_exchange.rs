@@ -14,8 +14,8 @@ use super::response::{H1Body, Response, ResponseBody};
 use super::Client;
 use crate::config::ClientConfig;
 use crate::connect::{ConnInfo, Origin};
-use crate::deadline::Clock;
-use crate::error::{Error, Phase};
+use crate::deadline::{Clock, Deadline};
+use crate::error::Error;
 use crate::message::{Body, Request, ResponseMeta};
 use crate::net::{Net, NetStream};
 use crate::transport::Transport;
@@ -153,7 +153,7 @@ impl<N: Net> Client<N> {
         let sent = clock
             .run(
                 net,
-                Phase::Headers,
+                Deadline::Headers,
                 cfg.deadlines.headers,
                 pin!(stream.write_all_parts(&[&wire, body])),
             )
@@ -208,7 +208,7 @@ impl<N: Net> Client<N> {
                     let data = clock
                         .run(
                             net,
-                            Phase::Headers,
+                            Deadline::Headers,
                             cfg.deadlines.headers,
                             pin!(stream.fill_buf()),
                         )
@@ -321,7 +321,7 @@ async fn send_h1_stream<N: Net>(
             clock
                 .run(
                     net,
-                    Phase::Idle,
+                    Deadline::Idle,
                     cfg.deadlines.idle,
                     pin!(stream.write_all_parts(&[&out, data, tail])),
                 )

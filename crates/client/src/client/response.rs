@@ -10,8 +10,8 @@ use burrow_h1::{Decoder, Event};
 use super::Inner;
 use crate::config::{ClientConfig, Decompress};
 use crate::connect::{ConnInfo, Origin};
-use crate::deadline::Clock;
-use crate::error::{Error, Phase};
+use crate::deadline::{Clock, Deadline};
+use crate::error::Error;
 use crate::h2::H2Conn;
 use crate::message::{Request, ResponseMeta};
 use crate::net::Net;
@@ -410,7 +410,12 @@ impl<N: Net> H1Body<N> {
         };
         let n = if wait {
             self.clock
-                .run(&self.client.net, Phase::Idle, idle, pin!(stream.fill_buf()))
+                .run(
+                    &self.client.net,
+                    Deadline::Idle,
+                    idle,
+                    pin!(stream.fill_buf()),
+                )
                 .await?
                 .map_err(io)?
                 .len()
@@ -507,7 +512,7 @@ impl<N: Net> H2Body<N> {
             .clock
             .run(
                 net,
-                Phase::Idle,
+                Deadline::Idle,
                 idle,
                 pin!(self.conn.take_data(self.id, buf)),
             )

@@ -26,7 +26,7 @@ fn proxy(url: &str) -> Result<Proxy, Failure> {
         true => url.to_string(),
         false => format!("http://{url}"),
     };
-    Proxy::parse(&url).map_err(|e| Failure::coded(e.code(), e.to_string(), Route::Proxy))
+    Proxy::parse(&url).map_err(|e| Failure::client(&burrow_client::Error::Proxy(e), Route::Proxy))
 }
 
 /// The client configuration the options describe.
