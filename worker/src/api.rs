@@ -198,8 +198,10 @@ impl RawClient {
     }
 
     /// Sends a request. `headers` is an array of `[name, value]`; `body` a `Uint8Array`
-    /// (replayable), `stream` a `ReadableStream` (sent as it comes), or neither. Resolves to
-    /// a `RawResponse` once the head has arrived.
+    /// (replayable), `stream` a `ReadableStream` (sent as it comes), or neither; `redirect`
+    /// this request's `"follow"`, `"manual"` or `"error"` (`undefined`: the client's; another
+    /// value throws a `TypeError`). Resolves to a `RawResponse` once the head has arrived.
+    #[allow(clippy::too_many_arguments)] // one crossing per fetch: each a plain value
     pub fn fetch(
         &self,
         method: String,
@@ -207,19 +209,25 @@ impl RawClient {
         headers: Array,
         body: JsValue,
         stream: JsValue,
+        redirect: Option<String>,
         token: &AbortToken,
-    ) -> Promise {
+    ) -> Result<Promise, JsValue> {
+        let redirect = match redirect {
+            Some(r) => Some(options::redirect_mode(&r, "`redirect`")?),
+            None => None,
+        };
         let http = self.http.borrow().clone();
         let context = Rc::clone(&self.context);
         let token = token.clone();
         // An entry point of the executor: the task runs before this returns.
-        from_js(|| {
+        Ok(from_js(|| {
             spawn_promise(async move {
                 let Some(http) = http else {
                     return Err(error_value(&client_closed(), None));
                 };
                 context.check().map_err(|e| error_value(&e, None))?;
                 let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
+                req.redirect_mode = redirect;
                 for pair in headers.iter() {
                     let pair: Array = pair.unchecked_into();
                     let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string())
@@ -258,7 +266,7 @@ impl RawClient {
                 })?;
                 Ok(RawResponse::new(resp, token).into())
             })
-        })
+        }))
     }
 
     /// Drops the pool: idle connections close, later fetches fail with `CLIENT_CLOSED`. An
@@ -298,6 +306,7 @@ impl RawClient {
 #[wasm_bindgen]
 pub struct RawResponse {
     status: u16,
+    status_text: String,
     headers: Array,
     url: String,
     meta: JsValue,
@@ -423,6 +432,7 @@ impl RawResponse {
         }
         RawResponse {
             status: resp.status,
+            status_text: resp.meta.reason.clone(),
             headers,
             url: resp.url.to_string(),
             meta: meta_value(&resp),
@@ -438,6 +448,12 @@ impl RawResponse {
     #[wasm_bindgen(getter)]
     pub fn status(&self) -> u16 {
         self.status
+    }
+
+    /// The status line's reason phrase (`""` over HTTP/2, which has none).
+    #[wasm_bindgen(getter, js_name = statusText)]
+    pub fn status_text(&self) -> String {
+        self.status_text.clone()
     }
 
     /// Header fields as received, `[name, value]` pairs in order.

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use burrow_client::{
-    ClientConfig, Deadline, Decompress, NoProxy, Proxy, Revocation, Setting, Trust,
+    ClientConfig, Deadline, Decompress, NoProxy, Proxy, RedirectMode, Revocation, Setting, Trust,
 };
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
@@ -150,6 +150,18 @@ pub(crate) fn js_name(s: Setting) -> Option<&'static str> {
     })
 }
 
+/// `"follow"`, `"manual"` or `"error"` (fetch's `redirect`), else a `TypeError` naming `what`.
+pub(crate) fn redirect_mode(v: &str, what: &str) -> Result<RedirectMode, JsValue> {
+    match v {
+        "follow" => Ok(RedirectMode::Follow),
+        "manual" => Ok(RedirectMode::Manual),
+        "error" => Ok(RedirectMode::Error),
+        other => Err(type_error(&format!(
+            "burrow: {what} is {other:?}: use \"follow\", \"manual\" or \"error\""
+        ))),
+    }
+}
+
 /// Parses the options object.
 pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     if !o.is_object() {
@@ -240,14 +252,8 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     if let Some(cookies) = boolean(o, "cookies")? {
         c.cookies = cookies;
     }
-    match string(o, "redirect")?.as_deref() {
-        None | Some("follow") => c.follow_redirects = true,
-        Some("manual") | Some("error") => c.follow_redirects = false,
-        Some(other) => {
-            return Err(type_error(&format!(
-                "burrow: option `redirect` is {other:?}: use \"follow\", \"manual\" or \"error\""
-            )))
-        }
+    if let Some(r) = string(o, "redirect")? {
+        c.redirect_mode = redirect_mode(&r, "option `redirect`")?;
     }
     if let Some(n) = number(o, "maxRedirects")? {
         c.redirect.max_redirects = n.min(f64::from(u32::MAX)) as u32;

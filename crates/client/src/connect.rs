@@ -193,7 +193,12 @@ async fn proxy_handshake<N: Net>(
             })
         }
         ProxyScheme::Socks5 | ProxyScheme::Socks5h => {
-            let remote_dns = p.scheme == ProxyScheme::Socks5h;
+            // Without name lookup on this platform, socks5:// never fails for want of DNS: the
+            // proxy resolves, as the URL's `h` would have asked.
+            let remote_dns = p.scheme == ProxyScheme::Socks5h || !net.resolves_names();
+            if remote_dns {
+                info.proxied = Some(ProxyScheme::Socks5h);
+            }
             let early =
                 socks5_connect(net, &mut tcp, &origin.host, origin.port, creds, remote_dns).await?;
             Ok(Hop {

@@ -6,7 +6,8 @@
 //! * HTTP/1.1 by burrow-h1, keep-alive pool per origin, one safe retry of an idempotent
 //!   request that met a connection the server had already closed.
 //! * Proxies: HTTP CONNECT, HTTPS, SOCKS5/socks5h, absolute-form for plain http, no_proxy.
-//! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectPolicy`]).
+//! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectMode`] per client
+//!   and per request, limits by [`RedirectPolicy`]).
 //!
 //! Every failure is an [`Error`] with a stable [`Error::code`], a [`Phase`] and a [`Class`],
 //! and a message that names the [`Setting`] to change in the caller's own words.
@@ -36,7 +37,8 @@ pub use burrow_proxy::{
 };
 pub use client::{uses_proxy, Client, Response, CHUNK_TARGET};
 pub use config::{
-    ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
+    ClientConfig, Decompress, RedirectMode, RedirectPolicy, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_IDLE_PER_ORIGIN,
 };
 pub use deadline::{Deadline, Deadlines};
 pub use dn::{name_to_text, MAX_NAME_TEXT};

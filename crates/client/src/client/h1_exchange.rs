@@ -24,6 +24,8 @@ use crate::transport::Transport;
 pub(super) struct Exchange<S: NetStream> {
     pub(super) status: u16,
     version: Version,
+    /// The status line's reason phrase (lossy UTF-8).
+    reason: String,
     /// The request head as written (lines without CRLF).
     sent_head: Vec<String>,
     headers: Vec<(String, String)>,
@@ -61,6 +63,7 @@ impl<N: Net> Client<N> {
                 Version::Http10 => "HTTP/1.0",
                 _ => "HTTP/1.1",
             },
+            reason: ex.reason,
             reused,
             retried,
             timings,
@@ -194,6 +197,7 @@ impl<N: Net> Client<N> {
                     return Ok(Exchange {
                         status: head.status,
                         version: head.version,
+                        reason: String::from_utf8_lossy(&head.reason).into_owned(),
                         sent_head,
                         headers,
                         stream,

@@ -111,6 +111,7 @@ impl<N: Net> Client<N> {
             proxy_tls: info.proxy_tls,
             proxied: info.proxied,
             http_version: "HTTP/2",
+            reason: String::new(),
             reused,
             retried,
             timings,
