@@ -8,7 +8,9 @@ export type Trust = "system" | "insecure" | { ca: string | string[] };
 export interface ClientOptions {
   /** The `connect` function of `cloudflare:sockets`. */
   connect: Connect;
-  /** `http://`, `https://` or `socks5h://` proxy URL (credentials in the userinfo). */
+  /** `http://`, `https://`, `socks5h://` or `socks5://` proxy URL (credentials in the
+   * userinfo). Workers have no DNS, so `socks5://` is sent the name as `socks5h://` is: the
+   * proxy resolves it (`response.burrow.proxied` is then `"socks5h"`). */
   proxy?: string;
   /** Hosts that bypass the proxy. */
   noProxy?: string | string[];
@@ -26,6 +28,9 @@ export interface ClientOptions {
   maxBodyBytes?: number | null;
   decompress?: boolean;
   cookies?: boolean;
+  /** What a redirect does unless the request says (`init.redirect`, or a `Request` input's
+   * own `redirect`); `"error"` rejects with a `TypeError` whose `code` is
+   * `REDIRECT_FORBIDDEN`. Default "follow". */
   redirect?: "follow" | "manual" | "error";
   maxRedirects?: number;
   userAgent?: string | null;
