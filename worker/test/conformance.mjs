@@ -13,24 +13,13 @@
 // reads in burrow's errors (JS option names, never Rust fields). Prints one line per check
 // and "N passed, N failed"; exits non-zero on a failure.
 
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { peers, port, startWrangler, state } from "./harness.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const state = process.env.PEERS_STATE || "/tmp/burrow-peers";
-const peers = JSON.parse(fs.readFileSync(path.join(state, "peers.json"), "utf8"));
-const port = (name) => {
-  const p = peers.peers.find((x) => x.name === name);
-  if (!p) throw new Error(`peer ${name} missing from ${state}/peers.json`);
-  return p.port;
-};
 const caFile = path.join(state, "pki", "root.pem");
 const ca = fs.readFileSync(caFile, "utf8");
 
@@ -116,42 +105,6 @@ function startOrigin() {
       }),
     ),
   );
-}
-
-// --- wrangler dev -----------------------------------------------------------------------
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-async function startWorker() {
-  const p = await freePort();
-  const inspector = await freePort();
-  const logDir = process.env.TEST_LOG_DIR || path.join(root, "target", "test-logs");
-  fs.mkdirSync(logDir, { recursive: true });
-  const log = fs.openSync(path.join(logDir, "wrangler-conformance.log"), "w");
-  const child = spawn(
-    path.join(root, "node_modules", ".bin", "wrangler"),
-    ["dev", "--config", path.join(here, "conformance.toml"), "--ip", "127.0.0.1", "--port", String(p), "--inspector-port", String(inspector), "--show-interactive-dev-session=false"],
-    // The platform's fetch trusts what NODE_EXTRA_CA_CERTS names (wrangler's local runtime
-    // adds it to workerd's trusted certificates).
-    { cwd: here, stdio: ["ignore", log, log], detached: true, env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } },
-  );
-  const base = `http://127.0.0.1:${p}`;
-  for (let i = 0; i < 240; i++) {
-    try {
-      const r = await fetch(`${base}/health`);
-      if (r.ok) return { child, base };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  try { process.kill(-child.pid); } catch {}
-  throw new Error(`wrangler dev did not answer on ${base} (log: ${logDir}/wrangler-conformance.log)`);
 }
 
 // --- comparing ----------------------------------------------------------------------------
@@ -355,7 +308,9 @@ async function checkWords(base) {
 
 async function main() {
   const origin = await startOrigin();
-  const { child, base } = await startWorker();
+  // The platform's fetch trusts what NODE_EXTRA_CA_CERTS names (wrangler's local runtime
+  // adds it to workerd's trusted certificates).
+  const { child, base } = await startWrangler("conformance.toml", "wrangler-conformance.log", { NODE_EXTRA_CA_CERTS: caFile });
   try {
     for (const r of rows(origin.port)) {
       let outcome;

@@ -7,23 +7,15 @@
 //
 // Prints one line per check and closes with "N passed, N failed"; exits non-zero on a failure.
 
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ja4 } from "./ja4.mjs";
+import { peers, port, startWrangler, state } from "./harness.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const state = process.env.PEERS_STATE || "/tmp/burrow-peers";
-const peers = JSON.parse(fs.readFileSync(path.join(state, "peers.json"), "utf8"));
-const port = (name) => {
-  const p = peers.peers.find((x) => x.name === name);
-  if (!p) throw new Error(`peer ${name} missing from ${state}/peers.json`);
-  return p.port;
-};
 const creds = peers.creds;
 const sums = Object.fromEntries(
   fs
@@ -40,16 +32,6 @@ function check(name, ok, detail = "") {
   if (ok) passed++;
   else failed++;
   console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok ? "" : `  ${detail}`}`);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
 }
 
 // --- the OpenAI-shaped origin (TLS with the peers' test leaf) ---------------------------
@@ -134,26 +116,7 @@ function startStalling() {
 async function startWorker() {
   const caPem = fs.readFileSync(path.join(state, "pki", "root.pem"), "utf8");
   fs.writeFileSync(path.join(here, ".dev.vars"), `CA_PEM=${JSON.stringify(caPem)}\n`);
-  const p = await freePort();
-  const inspector = await freePort();
-  const logDir = process.env.TEST_LOG_DIR || path.join(root, "target", "test-logs");
-  fs.mkdirSync(logDir, { recursive: true });
-  const log = fs.openSync(path.join(logDir, "wrangler-e2e.log"), "w");
-  const child = spawn(
-    path.join(root, "node_modules", ".bin", "wrangler"),
-    ["dev", "--config", path.join(here, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(p), "--inspector-port", String(inspector), "--show-interactive-dev-session=false"],
-    { cwd: here, stdio: ["ignore", log, log], detached: true },
-  );
-  const base = `http://127.0.0.1:${p}`;
-  for (let i = 0; i < 240; i++) {
-    try {
-      const r = await fetch(`${base}/health`);
-      if (r.ok) return { child, base };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  try { process.kill(-child.pid); } catch {}
-  throw new Error(`wrangler dev did not answer on ${base} (log: ${logDir}/wrangler-e2e.log)`);
+  return startWrangler("wrangler.toml", "wrangler-e2e.log");
 }
 
 async function get(base, route, params) {
