@@ -144,9 +144,10 @@ pub(crate) fn js_name(s: Setting) -> Option<&'static str> {
         Setting::Decompress => "`decompress: false`",
         Setting::RedirectManual => "`redirect: \"manual\"`",
         Setting::MaxRedirects => "`maxRedirects`",
-        Setting::ProxyPins | Setting::AllowHttpsToHttp | Setting::AllowCloseWithoutCloseNotify => {
-            return None
-        }
+        Setting::ProxyPins
+        | Setting::AllowHttpsToHttp
+        | Setting::AllowCloseWithoutCloseNotify
+        | Setting::RequireExtendedMasterSecret => return None,
     })
 }
 

@@ -116,6 +116,8 @@ pub enum Setting {
     AllowHttpsToHttp,
     /// Whether a body cut without TLS close_notify is accepted.
     AllowCloseWithoutCloseNotify,
+    /// Whether a TLS 1.2 server must support extended master secret.
+    RequireExtendedMasterSecret,
 }
 
 /// How a front end names each [`Setting`]; `None` when it has no such setting (the message
@@ -150,6 +152,9 @@ impl Setting {
             Setting::AllowHttpsToHttp => "ClientConfig.redirect.allow_https_to_http",
             Setting::AllowCloseWithoutCloseNotify => {
                 "ClientConfig.allow_close_without_close_notify"
+            }
+            Setting::RequireExtendedMasterSecret => {
+                "ClientConfig.tls.require_extended_master_secret"
             }
         })
     }
@@ -437,6 +442,19 @@ fn write_message(
             advise(f, names, ", or ", Setting::Proxy)
         }
         Error::Io(e) => write!(f, "{code}: the connection failed ({e})"),
+        Error::Tls(burrow_handshake::Error::ExtendedMasterSecretMissing) => {
+            write!(
+                f,
+                "{code}: TLS failed: the TLS 1.2 server does not support extended master secret \
+                 (RFC 7627), which is required"
+            )?;
+            advise(
+                f,
+                names,
+                "; to accept such servers (their sessions are then never resumed), drop ",
+                Setting::RequireExtendedMasterSecret,
+            )
+        }
         Error::Tls(e) => write!(f, "{code}: TLS failed: {e}"),
         Error::Certificate(x) => write_certificate(f, code, x, names, hop),
         Error::TrustConfig(x) => {
@@ -469,7 +487,7 @@ fn write_message(
                 Setting::AllowCloseWithoutCloseNotify,
             )
         }
-        Error::Http1(e) => write!(f, "{code}: HTTP/1.1: {e}"),
+        Error::Http1(e) => write_http1(f, code, e),
         Error::HttpProtocol(m) => write!(f, "{code}: {m}"),
         Error::H2(e) => {
             write!(f, "{code}: HTTP/2: {e}")?;
@@ -515,6 +533,28 @@ fn write_message(
         Error::Rng => write!(f, "{code}: the system random number generator failed"),
         Error::Platform { message, .. } => write!(f, "{code}: {message}"),
     }
+}
+
+/// burrow-h1's error, but its bounds (which a client cannot change) said without their
+/// `Limits` field.
+fn write_http1(f: &mut fmt::Formatter<'_>, code: &str, e: &burrow_h1::Error) -> fmt::Result {
+    use burrow_h1::Error as H;
+    write!(f, "{code}: HTTP/1.1: ")?;
+    match e {
+        H::HeadersTooLarge { limit } => write!(f, "the response head exceeds {limit} bytes"),
+        H::TooManyHeaders { limit } => {
+            write!(f, "the response has more than {limit} header fields")
+        }
+        H::TooManyInterim { limit } => {
+            write!(f, "the server sent more than {limit} 1xx responses")
+        }
+        H::ChunkLineTooLong { limit } => write!(f, "a chunk-size line exceeds {limit} bytes"),
+        H::TrailersTooLarge { limit } => {
+            write!(f, "the trailer section exceeds {limit} bytes")
+        }
+        other => return write!(f, "{other}"),
+    }?;
+    f.write_str(", over burrow's bound")
 }
 
 fn write_certificate(
@@ -947,6 +987,17 @@ mod tests {
         let e = Error::Http1(burrow_h1::Error::UnauthenticatedClose);
         assert!(e.to_string().contains("allow_close_without_close_notify"));
         assert!(!e.message(short_names).to_string().contains("allow_close"));
+        let e = Error::Tls(burrow_handshake::Error::ExtendedMasterSecretMissing);
+        assert!(e
+            .to_string()
+            .contains("drop ClientConfig.tls.require_extended_master_secret"));
+        assert!(!e.message(short_names).to_string().contains("require_"));
+        // burrow-h1's bounds are not the client's settings: no Rust name for them either.
+        let e = Error::Http1(burrow_h1::Error::HeadersTooLarge { limit: 65536 });
+        assert_eq!(
+            e.to_string(),
+            "HTTP_PROTOCOL: HTTP/1.1: the response head exceeds 65536 bytes, over burrow's bound"
+        );
     }
 
     #[test]

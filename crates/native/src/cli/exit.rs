@@ -96,6 +96,7 @@ pub(crate) fn flag(s: Setting) -> Option<&'static str> {
         Setting::Decompress => Some("--raw"),
         Setting::MaxRedirects => Some("--max-redirs"),
         Setting::AllowCloseWithoutCloseNotify => Some("--allow-no-close-notify"),
+        Setting::RequireExtendedMasterSecret => Some("--require-ems"),
         // Built in, with no flag: the header and idle deadlines, proxy pins, requiring a
         // staple, following https -> http. Without -L nothing is followed anyway.
         Setting::Deadline(Deadline::Headers | Deadline::Idle)
