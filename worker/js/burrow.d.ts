@@ -26,6 +26,9 @@ export interface ClientOptions {
   timeouts?: { connectMs?: number; proxyMs?: number; tlsMs?: number; headersMs?: number; idleMs?: number; totalMs?: number };
   /** Body cap in bytes; `null` = unlimited (default 32 MiB). */
   maxBodyBytes?: number | null;
+  /** Decode gzip, deflate, br and zstd bodies, also when the request sets its own
+   * `accept-encoding` (default true; the headers stay as the server sent them). `false` hands
+   * on the coded bytes. */
   decompress?: boolean;
   cookies?: boolean;
   /** What a redirect does unless the request says (`init.redirect`, or a `Request` input's
