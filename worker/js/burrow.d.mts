@@ -30,7 +30,9 @@ export type Trust = "system" | "insecure" | { ca: string | string[] };
 export interface ClientOptions {
   /** The `connect` function of `cloudflare:sockets`. */
   connect: Connect;
-  /** `http://`, `https://` or `socks5h://` proxy URL (credentials in the userinfo). */
+  /** `http://`, `https://`, `socks5h://` or `socks5://` proxy URL (credentials in the
+   * userinfo). Workers have no DNS, so `socks5://` is sent the name as `socks5h://` is: the
+   * proxy resolves it (`response.burrow.proxied` is then `"socks5h"`). */
   proxy?: string;
   /** Hosts that bypass the proxy. */
   noProxy?: string | string[];
@@ -48,8 +50,14 @@ export interface ClientOptions {
   timeouts?: { connectMs?: number; proxyMs?: number; tlsMs?: number; headersMs?: number; idleMs?: number; totalMs?: number };
   /** Body cap in bytes; `null` = unlimited (default 32 MiB). */
   maxBodyBytes?: number | null;
+  /** Decode gzip, deflate, br and zstd bodies, also when the request sets its own
+   * `accept-encoding` (default true; the headers stay as the server sent them). `false` hands
+   * on the coded bytes. */
   decompress?: boolean;
   cookies?: boolean;
+  /** What a redirect does unless the request says (`init.redirect`, or a `Request` input's
+   * own `redirect`); `"error"` rejects with a `TypeError` whose `code` is
+   * `REDIRECT_FORBIDDEN`. Default "follow". */
   redirect?: "follow" | "manual" | "error";
   maxRedirects?: number;
   userAgent?: string | null;
@@ -226,7 +234,6 @@ export type ErrorPhase =
   | "total"
   | "request"
   | "redirect"
-  | "http"
   | "runtime";
 
 /** A failed burrow fetch. Argument mistakes are `TypeError`s and an abort is the signal's

@@ -58,9 +58,12 @@ function toError(v, signal) {
         ? signal.reason
         : new DOMException("The operation was aborted.", "AbortError");
     }
-    if (v.code === "BAD_URL") {
+    // As fetch rejects: a URL it cannot fetch, and a redirect under redirect "error", are
+    // TypeErrors (with burrow's code and phase).
+    if (v.code === "BAD_URL" || v.code === "REDIRECT_FORBIDDEN") {
       const e = new TypeError(v.message);
       e.code = v.code;
+      e.phase = v.phase;
       return e;
     }
     return new BurrowError(v.code, v.phase, v.message);
@@ -70,6 +73,11 @@ function toError(v, signal) {
 
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
+/** What a closed Client's methods throw. */
+function closedError() {
+  return new BurrowError("CLIENT_CLOSED", "request", "CLIENT_CLOSED: this Client was closed: make a new one");
+}
+
 function isStream(b) {
   return typeof ReadableStream !== "undefined" && b instanceof ReadableStream;
 }
@@ -77,7 +85,6 @@ function isStream(b) {
 /** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */
 export class Client {
   #raw;
-  #options;
   #generation;
   constructor(options) {
     if (!options || typeof options.connect !== "function") {
@@ -86,7 +93,6 @@ export class Client {
       );
     }
     ensureInstance();
-    this.#options = options;
     try {
       this.#raw = new glue.RawClient(options);
     } catch (e) {
@@ -98,21 +104,25 @@ export class Client {
 
   /** WHATWG-shaped fetch through burrow. */
   async fetch(input, init = undefined) {
-    if (this.#raw === null) {
-      throw new BurrowError("CLIENT_CLOSED", "request", "CLIENT_CLOSED: this Client was closed: make a new one");
-    }
+    if (this.#raw === null) throw closedError();
     if (this.#generation !== generation) {
       throw new BurrowError("WASM_TRAP", "runtime", "burrow's wasm instance was restarted after a trap: make a new Client");
     }
     init = init ?? {};
-    // Body: a ReadableStream is streamed, never buffered; everything else goes through
-    // Request's own conversion (string, ArrayBuffer, typed array, Blob, URLSearchParams,
-    // FormData: with the content type each implies).
+    // `redirect` and `signal` are taken here, not by `new Request`: workerd's Request refuses
+    // redirect "error", which burrow's client implements. The init's wins over a Request
+    // input's own; neither: the client's `redirect` option (in the wasm).
+    const redirect = init.redirect ?? (input instanceof Request ? input.redirect : undefined);
+    const signal = init.signal ?? (input instanceof Request ? input.signal : undefined);
+    // Body: a ReadableStream in `init` is streamed, never buffered; every other body
+    // (string, ArrayBuffer, typed array, Blob, URLSearchParams, FormData, a Request input's)
+    // goes through Request's own conversion, with the content type each implies, and is sent
+    // with its length.
     let stream = null;
-    let rest = init;
+    const rest = { ...init, redirect: undefined, signal: undefined };
     if (isStream(init.body)) {
       stream = init.body;
-      rest = { ...init, body: undefined };
+      rest.body = undefined;
     }
     let req;
     try {
@@ -120,12 +130,7 @@ export class Client {
     } catch (e) {
       throw e instanceof TypeError ? e : new TypeError(String(e?.message ?? e));
     }
-    if (stream === null && input instanceof Request && init.body === undefined && input.body) {
-      stream = input.body;
-    }
-    const signal = init.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) throw signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
-    const redirect = init.redirect ?? (input instanceof Request ? input.redirect : undefined) ?? this.#options.redirect ?? "follow";
     let body = null;
     if (stream === null && req.body !== null && req.method !== "GET" && req.method !== "HEAD") {
       body = new Uint8Array(await req.arrayBuffer());
@@ -150,21 +155,17 @@ export class Client {
       token.free();
     };
     try {
-      raw = await this.#raw.fetch(req.method, req.url, headers, body, stream, token);
+      raw = await this.#raw.fetch(req.method, req.url, headers, body, stream, redirect, token);
     } catch (e) {
       const error = toError(e, signal); // first: a trap restarts the instance
       finish();
       throw error;
     }
     const status = raw.status;
+    const statusText = raw.statusText;
     const meta = raw.meta;
     const rawHeaders = raw.headers;
     const finalUrl = raw.url;
-    if (redirect === "error" && status >= 300 && status < 400 && rawHeaders.some(([n]) => n.toLowerCase() === "location")) {
-      raw.cancel();
-      finish();
-      throw new TypeError(`burrow: redirect to a Location with redirect: "error" (status ${status})`);
-    }
     const noBody = NULL_BODY.has(status) || req.method === "HEAD";
     let readable = null;
     if (noBody) {
@@ -208,8 +209,14 @@ export class Client {
         { highWaterMark: 0 },
       );
     }
-    const init2 = { status: status < 200 || status > 599 ? 200 : status, headers: rawHeaders };
-    const response = new Response(readable, init2);
+    const init2 = { status: status < 200 || status > 599 ? 200 : status, statusText, headers: rawHeaders };
+    let response;
+    try {
+      response = new Response(readable, init2);
+    } catch {
+      // A reason phrase Response refuses (not a reason-phrase token): none, as over HTTP/2.
+      response = new Response(readable, { ...init2, statusText: "" });
+    }
     Object.defineProperty(response, "burrow", { value: meta, enumerable: true });
     Object.defineProperty(response, "url", { value: finalUrl, enumerable: true });
     Object.defineProperty(response, "redirected", { value: meta.redirects > 0, enumerable: true });
@@ -217,8 +224,10 @@ export class Client {
     return response;
   }
 
-  /** Counters: WebCrypto work, the pending-head high-water mark. */
+  /** Counters: WebCrypto work, the pending-head high-water mark. After `close()`, throws
+   * `CLIENT_CLOSED`. */
   stats() {
+    if (this.#raw === null) throw closedError();
     return this.#raw.stats();
   }
 

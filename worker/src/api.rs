@@ -15,7 +15,7 @@ use std::task::{Poll, Waker};
 
 use crate::exec::{awaited, from_js, spawn_promise};
 use burrow_client::{
-    Body, BodySource, BodyStream, Client as HttpClient, Error, Offload, Request, Response,
+    Body, BodySource, BodyStream, Client as HttpClient, Error, Offload, Phase, Request, Response,
     StapleStatus, TlsInfo,
 };
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
@@ -29,49 +29,28 @@ use crate::webcrypto::WebCrypto;
 
 type Http = HttpClient<WorkerNet>;
 
-/// The phase a failure code belongs to (`BurrowError.phase`), for failures before the head.
-fn phase_of(code: &str) -> &'static str {
-    let starts = |p: &str| code.starts_with(p);
-    if starts("TIMEOUT_") {
-        return match code {
-            "TIMEOUT_CONNECT" => "connect",
-            "TIMEOUT_PROXY" => "proxy",
-            "TIMEOUT_TLS" => "tls",
-            "TIMEOUT_HEADERS" => "headers",
-            "TIMEOUT_IDLE" => "body",
-            _ => "total",
-        };
-    }
-    if starts("CONNECT") || starts("DNS_") || code == "CROSS_REQUEST" {
-        "connect"
-    } else if starts("PROXY") || starts("SOCKS5") {
-        "proxy"
-    } else if starts("TLS") || starts("CERT") || starts("OCSP") {
-        "tls"
-    } else if starts("BODY") || starts("DECODE") || starts("UNSUPPORTED_CONTENT") {
-        "body"
-    } else if starts("BAD_") {
-        "request"
-    } else if starts("REDIRECT") {
-        "redirect"
-    } else {
-        "http"
-    }
-}
-
 fn set(o: &Object, k: &str, v: impl Into<JsValue>) {
     // Setting a plain property on a fresh object cannot fail.
     let _ = Reflect::set(o, &JsValue::from_str(k), &v.into());
 }
 
-/// `{ code, phase, message }` for the JS side.
-fn error_value(e: &Error, phase: Option<&'static str>) -> JsValue {
+/// `{ code, phase, message }` for the JS side: the phase the error says (or `phase`, where
+/// the caller knows better: a body being read), the message naming JS options.
+fn error_value(e: &Error, phase: Option<Phase>) -> JsValue {
     let o = Object::new();
-    let code = e.code();
-    set(&o, "code", code);
-    set(&o, "phase", phase.unwrap_or_else(|| phase_of(code)));
-    set(&o, "message", e.to_string());
+    set(&o, "code", e.code());
+    set(&o, "phase", phase.unwrap_or_else(|| e.phase()).name());
+    set(&o, "message", e.message(options::js_name).to_string());
     o.into()
+}
+
+/// `CLIENT_CLOSED`: the client was used after `close()`.
+fn client_closed() -> Error {
+    Error::Platform {
+        code: "CLIENT_CLOSED",
+        phase: Phase::Request,
+        message: "this Client was closed: make a new one".to_string(),
+    }
 }
 
 fn abort_value() -> JsValue {
@@ -219,8 +198,10 @@ impl RawClient {
     }
 
     /// Sends a request. `headers` is an array of `[name, value]`; `body` a `Uint8Array`
-    /// (replayable), `stream` a `ReadableStream` (sent as it comes), or neither. Resolves to
-    /// a `RawResponse` once the head has arrived.
+    /// (replayable), `stream` a `ReadableStream` (sent as it comes), or neither; `redirect`
+    /// this request's `"follow"`, `"manual"` or `"error"` (`undefined`: the client's; another
+    /// value throws a `TypeError`). Resolves to a `RawResponse` once the head has arrived.
+    #[allow(clippy::too_many_arguments)] // one crossing per fetch: each a plain value
     pub fn fetch(
         &self,
         method: String,
@@ -228,23 +209,25 @@ impl RawClient {
         headers: Array,
         body: JsValue,
         stream: JsValue,
+        redirect: Option<String>,
         token: &AbortToken,
-    ) -> Promise {
+    ) -> Result<Promise, JsValue> {
+        let redirect = match redirect {
+            Some(r) => Some(options::redirect_mode(&r, "`redirect`")?),
+            None => None,
+        };
         let http = self.http.borrow().clone();
         let context = Rc::clone(&self.context);
         let token = token.clone();
         // An entry point of the executor: the task runs before this returns.
-        from_js(|| {
+        Ok(from_js(|| {
             spawn_promise(async move {
                 let Some(http) = http else {
-                    let e = Error::Platform {
-                        code: "CLIENT_CLOSED",
-                        message: "this Client was closed: make a new one".to_string(),
-                    };
-                    return Err(error_value(&e, Some("request")));
+                    return Err(error_value(&client_closed(), None));
                 };
                 context.check().map_err(|e| error_value(&e, None))?;
                 let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
+                req.redirect_mode = redirect;
                 for pair in headers.iter() {
                     let pair: Array = pair.unchecked_into();
                     let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string())
@@ -283,7 +266,7 @@ impl RawClient {
                 })?;
                 Ok(RawResponse::new(resp, token).into())
             })
-        })
+        }))
     }
 
     /// Drops the pool: idle connections close, later fetches fail with `CLIENT_CLOSED`. An
@@ -323,6 +306,7 @@ impl RawClient {
 #[wasm_bindgen]
 pub struct RawResponse {
     status: u16,
+    status_text: String,
     headers: Array,
     url: String,
     meta: JsValue,
@@ -448,6 +432,7 @@ impl RawResponse {
         }
         RawResponse {
             status: resp.status,
+            status_text: resp.meta.reason.clone(),
             headers,
             url: resp.url.to_string(),
             meta: meta_value(&resp),
@@ -463,6 +448,12 @@ impl RawResponse {
     #[wasm_bindgen(getter)]
     pub fn status(&self) -> u16 {
         self.status
+    }
+
+    /// The status line's reason phrase (`""` over HTTP/2, which has none).
+    #[wasm_bindgen(getter, js_name = statusText)]
+    pub fn status_text(&self) -> String {
+        self.status_text.clone()
     }
 
     /// Header fields as received, `[name, value]` pairs in order.
@@ -505,7 +496,7 @@ impl RawResponse {
                     }
                     // The response is dropped: its connection goes back to the pool.
                     Ok(None) => Ok(JsValue::UNDEFINED),
-                    Err(e) => Err(error_value(&e, Some("body"))),
+                    Err(e) => Err(error_value(&e, Some(Phase::Body))),
                 }
             })
         })

@@ -10,7 +10,7 @@
 
 use std::cell::Cell;
 
-use burrow_client::Error;
+use burrow_client::{Error, Phase};
 
 /// The request a client (and every socket it opened) belongs to.
 #[derive(Debug, Default)]
@@ -22,6 +22,7 @@ pub struct RequestContext {
 pub(crate) fn cross_request_error() -> Error {
     Error::Platform {
         code: "CROSS_REQUEST",
+        phase: Phase::Connect,
         message: "this Client was created while serving another request, and Workers do not \
                   let sockets (and so its connection pool) cross requests: create the Client \
                   inside the request handler (one per invocation)"

@@ -10,8 +10,9 @@
 //! - On the edge a single `write()` above 64 KiB silently kills the connection (workerd issue
 //!   7074; local mode does not show it): writes are cut at [`MAX_WRITE`] and go out through one
 //!   writer held for the socket's life, from one reused JS buffer.
-//! - `resolve()` does not exist in Workers: plain `socks5://` (local resolution) fails with
-//!   `DNS_UNAVAILABLE`, naming `socks5h://`.
+//! - Workers have no name lookup: [`WorkerNet`] says so (`resolves_names`), and burrow-client
+//!   sends a `socks5://` proxy the name as `socks5h://` would (the proxy resolves;
+//!   `response.burrow.proxied` says `"socks5h"`).
 //! - Every JS call that can throw is `catch`ed and every promise awaited or given a handler:
 //!   an uncaught rejection fails the request as a "critical error" instead of an error we
 //!   report.
@@ -24,7 +25,7 @@ use std::rc::Rc;
 use std::task::Poll;
 use std::time::Duration;
 
-use burrow_client::{Error, Net, NetStream};
+use burrow_client::{Error, Net, NetStream, Phase};
 use js_sys::{ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -99,6 +100,7 @@ pub(crate) fn js_io(e: &JsValue) -> io::Error {
     {
         return Error::Platform {
             code: "CONNECT_FORBIDDEN",
+            phase: Phase::Connect,
             message: format!(
                 "connect() refused the address ({msg}): Workers cannot open sockets to \
                  Cloudflare's own ranges, and `workerd serve` only to public addresses unless \
@@ -259,16 +261,18 @@ impl Net for WorkerNet {
         crate::exec::spawn(task);
     }
 
+    /// Never called: [`resolves_names`](Self::resolves_names) says there is no lookup.
     async fn resolve(&self, host: &str) -> io::Result<Vec<IpAddr>> {
         Err(Error::Platform {
             code: "DNS_UNAVAILABLE",
-            message: format!(
-                "cannot resolve {host:?}: Workers have no DNS lookup, so a socks5:// proxy \
-                 (which resolves names locally) cannot be used; use socks5h:// so the proxy \
-                 resolves the name"
-            ),
+            phase: Phase::Connect,
+            message: format!("cannot resolve {host:?}: Workers have no DNS lookup"),
         }
         .into_io())
+    }
+
+    fn resolves_names(&self) -> bool {
+        false
     }
 }
 

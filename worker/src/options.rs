@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use burrow_client::{ClientConfig, Decompress, NoProxy, Proxy, Revocation, Trust};
+use burrow_client::{
+    ClientConfig, Deadline, Decompress, NoProxy, Proxy, RedirectMode, Revocation, Setting, Trust,
+};
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -119,6 +121,48 @@ fn ms(o: &JsValue, k: &str) -> Result<Option<Option<Duration>>, JsValue> {
     Ok(number(o, k)?.map(|n| (n > 0.0).then(|| Duration::from_millis(n as u64))))
 }
 
+/// The JS API's name for each setting an error's message may name (its option, with the value
+/// that helps where there is one); `None` for what it has no option for.
+pub(crate) fn js_name(s: Setting) -> Option<&'static str> {
+    Some(match s {
+        Setting::Trust => "`trust`",
+        Setting::Pins => "`pins`",
+        Setting::ProxyTrust => "`proxyTrust`",
+        Setting::Revocation => "`tls.requireStaple: false`",
+        Setting::Proxy => "`proxy`",
+        Setting::NoProxy => "`noProxy`",
+        Setting::MaxBodyBytes => "`maxBodyBytes` (null = no limit)",
+        Setting::Deadline(d) => match d {
+            Deadline::Connect => "`timeouts.connectMs`",
+            Deadline::Proxy => "`timeouts.proxyMs`",
+            Deadline::Tls => "`timeouts.tlsMs`",
+            Deadline::Headers => "`timeouts.headersMs`",
+            Deadline::Idle => "`timeouts.idleMs`",
+            Deadline::Total => "`timeouts.totalMs`",
+        },
+        Setting::Http1Only => "`http2: false`",
+        Setting::Decompress => "`decompress: false`",
+        Setting::RedirectManual => "`redirect: \"manual\"`",
+        Setting::MaxRedirects => "`maxRedirects`",
+        Setting::ProxyPins
+        | Setting::AllowHttpsToHttp
+        | Setting::AllowCloseWithoutCloseNotify
+        | Setting::RequireExtendedMasterSecret => return None,
+    })
+}
+
+/// `"follow"`, `"manual"` or `"error"` (fetch's `redirect`), else a `TypeError` naming `what`.
+pub(crate) fn redirect_mode(v: &str, what: &str) -> Result<RedirectMode, JsValue> {
+    match v {
+        "follow" => Ok(RedirectMode::Follow),
+        "manual" => Ok(RedirectMode::Manual),
+        "error" => Ok(RedirectMode::Error),
+        other => Err(type_error(&format!(
+            "burrow: {what} is {other:?}: use \"follow\", \"manual\" or \"error\""
+        ))),
+    }
+}
+
 /// Parses the options object.
 pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     if !o.is_object() {
@@ -209,14 +253,8 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     if let Some(cookies) = boolean(o, "cookies")? {
         c.cookies = cookies;
     }
-    match string(o, "redirect")?.as_deref() {
-        None | Some("follow") => c.follow_redirects = true,
-        Some("manual") | Some("error") => c.follow_redirects = false,
-        Some(other) => {
-            return Err(type_error(&format!(
-                "burrow: option `redirect` is {other:?}: use \"follow\", \"manual\" or \"error\""
-            )))
-        }
+    if let Some(r) = string(o, "redirect")? {
+        c.redirect_mode = redirect_mode(&r, "option `redirect`")?;
     }
     if let Some(n) = number(o, "maxRedirects")? {
         c.redirect.max_redirects = n.min(f64::from(u32::MAX)) as u32;
@@ -236,4 +274,51 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
         offload,
         read_view,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burrow_client::Error;
+
+    const DEADLINES: [Deadline; 6] = [
+        Deadline::Connect,
+        Deadline::Proxy,
+        Deadline::Tls,
+        Deadline::Headers,
+        Deadline::Idle,
+        Deadline::Total,
+    ];
+
+    #[test]
+    fn error_messages_name_js_options_never_rust_fields() {
+        let untrusted = || Error::Certificate(burrow_client::CertificateError::Untrusted);
+        let mut errors = vec![
+            untrusted(),
+            Error::ProxyTls(Box::new(untrusted())),
+            Error::TrustConfig(burrow_client::CertificateError::BadTrustAnchor("pem")),
+            Error::BodyTooLarge { limit: 1 },
+            Error::Proxy(Proxy::parse("ftp://x").unwrap_err()),
+            Error::Connect(std::io::Error::other("refused")),
+        ];
+        errors.extend(DEADLINES.map(Error::Timeout));
+        let mut rust_names = vec!["ClientConfig", "no_proxy", "max_body_bytes", "http1_only"];
+        rust_names.extend(DEADLINES.map(|d| Setting::Deadline(d).rust_name().unwrap()));
+        for e in &errors {
+            let shown = e.message(js_name).to_string();
+            for rust in &rust_names {
+                assert!(!shown.contains(rust), "{shown}");
+            }
+        }
+        let shown = |e: Error| e.message(js_name).to_string();
+        assert!(shown(untrusted()).contains("trust its CA with `trust`"));
+        assert!(shown(Error::ProxyTls(Box::new(untrusted()))).contains("`proxyTrust`"));
+        assert!(shown(Error::Timeout(Deadline::Idle)).ends_with("raise `timeouts.idleMs`"));
+        assert!(shown(Error::BodyTooLarge { limit: 1 }).contains("raise `maxBodyBytes`"));
+        let proxy = shown(Error::Proxy(Proxy::parse("ftp://x").unwrap_err()));
+        assert!(
+            proxy.contains("check `proxy`, or list the host in `noProxy`"),
+            "{proxy}"
+        );
+    }
 }

@@ -1,5 +1,6 @@
-// What the Worker test runners (e2e.mjs, package-e2e.mjs) share: the running peers, counted
-// checks, and a Worker under `wrangler dev` on a free loopback port.
+// What the Worker test runners (e2e.mjs, conformance.mjs, package-e2e.mjs) share: the running
+// peers (PEERS_STATE, default /tmp/burrow-peers), counted checks, and a Worker under
+// `wrangler dev` on a free loopback port (its log under target/test-logs).
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -7,10 +8,12 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, "../..");
 const logDir = process.env.TEST_LOG_DIR || path.join(root, "target", "test-logs");
 
-/** The peers of ../shared/peers: `port(name)`, `creds`, `sums` (file -> SHA-256), `state`. */
+/** The peers of ../shared/peers: `port(name)`, `creds`, `sums` (file -> SHA-256), `state`,
+ * `peers` (the whole peers.json). */
 export function loadPeers() {
   const state = process.env.PEERS_STATE || "/tmp/burrow-peers";
   const peers = JSON.parse(fs.readFileSync(path.join(state, "peers.json"), "utf8"));
@@ -27,7 +30,7 @@ export function loadPeers() {
       .map((l) => l.split(/\s+/))
       .map(([h, n]) => [n, h]),
   );
-  return { state, port, creds: peers.creds, sums };
+  return { state, peers, port, creds: peers.creds, sums };
 }
 
 let passed = 0;
@@ -46,19 +49,25 @@ export function finish(extraFailures = 0) {
   process.exit(failed + extraFailures === 0 ? 0 : 1);
 }
 
+/** A TCP port free on loopback right now. */
 export function freePort() {
   return new Promise((resolve) => {
     const s = net.createServer();
     s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
+      const { port } = s.address();
+      s.close(() => resolve(port));
     });
   });
 }
 
-/** Starts `wrangler dev --config CONFIG` (log in target/test-logs/LOGNAME) and waits until
- * `ready(base)` says yes. Returns `{ base, logFile, stop }`. */
-export async function startWrangler(config, logName, ready) {
+const healthy = async (base) => (await fetch(`${base}/health`)).ok;
+
+/** Starts `wrangler dev --config CONFIG` (a path, or a file name in this folder), with `env`
+ * added to its environment and its log in target/test-logs/LOGNAME, and waits until
+ * `ready(base)` says yes (default: `/health` answers 2xx). Returns `{ base, logFile, stop }`;
+ * wrangler leads its own process group, which `stop()` ends. */
+export async function startWrangler(config, logName, { ready = healthy, env = {} } = {}) {
+  const file = path.resolve(here, config);
   const p = await freePort();
   const inspector = await freePort();
   fs.mkdirSync(logDir, { recursive: true });
@@ -66,8 +75,8 @@ export async function startWrangler(config, logName, ready) {
   const log = fs.openSync(logFile, "w");
   const child = spawn(
     path.join(root, "node_modules", ".bin", "wrangler"),
-    ["dev", "--config", config, "--ip", "127.0.0.1", "--port", String(p), "--inspector-port", String(inspector), "--show-interactive-dev-session=false"],
-    { cwd: path.dirname(config), stdio: ["ignore", log, log], detached: true },
+    ["dev", "--config", file, "--ip", "127.0.0.1", "--port", String(p), "--inspector-port", String(inspector), "--show-interactive-dev-session=false"],
+    { cwd: path.dirname(file), stdio: ["ignore", log, log], detached: true, env: { ...process.env, ...env } },
   );
   const stop = () => {
     try {

@@ -162,7 +162,7 @@ async function consumer() {
   let worker;
   try {
     // Without ?url= the Worker answers 400 with its usage: it is up.
-    worker = await startWrangler(path.join(example, "wrangler.toml"), "wrangler-js-worker.log", async (base) => (await fetch(`${base}/`)).status === 400);
+    worker = await startWrangler(path.join(example, "wrangler.toml"), "wrangler-js-worker.log", { ready: async (base) => (await fetch(`${base}/`)).status === 400 });
   } catch (e) {
     check("the consumer Worker starts under wrangler dev", false, String(e.message));
     return;

@@ -17,13 +17,32 @@ pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
 /// What happens to a body the server content-coded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Decompress {
-    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`;
+    /// Decode gzip, deflate, br and zstd (burrow-decode), capped by `max_body_bytes`, whoever
+    /// asked for the coding: burrow's own `Accept-Encoding` or the request's (workerd's
+    /// `fetch` too decodes gzip and br when the caller set `Accept-Encoding`). A coding burrow
+    /// cannot decode fails with `UNSUPPORTED_CONTENT_ENCODING` when burrow asked, and is
+    /// handed on as sent when the request asked for codings itself.
     /// `ResponseMeta::content_encoding` says what was decoded. The response headers are kept
-    /// as sent: `Content-Encoding` and `Content-Length` describe the coded bytes.
+    /// as sent (as workerd keeps them): `Content-Encoding` and `Content-Length` describe the
+    /// coded bytes.
     #[default]
     Auto,
     /// Hand out the coded bytes and keep the headers as sent.
     Passthrough,
+}
+
+/// What a fetch does when the response is a redirect (301, 302, 303, 307, 308): WHATWG
+/// fetch's `redirect`. [`ClientConfig::redirect_mode`] is the default; a
+/// [`crate::Request::redirect_mode`] overrides it for that request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RedirectMode {
+    /// Follow it, within [`ClientConfig::redirect`]'s limits.
+    #[default]
+    Follow,
+    /// Return the redirect response as it is.
+    Manual,
+    /// Fail with `REDIRECT_FORBIDDEN` (whether or not it has a `Location`, as fetch does).
+    Error,
 }
 
 /// Everything a [`crate::Client`] can be told.
@@ -44,15 +63,14 @@ pub struct ClientConfig {
     /// Speak HTTP/2 to plain `http://` origins without asking (h2c prior knowledge, RFC 9113
     /// §3.3; curl's `--http2-prior-knowledge`). Default off.
     pub http2_prior_knowledge: bool,
-    /// Content decoding. `Accept-Encoding: burrow_decode::ACCEPT_ENCODING` is sent unless
-    /// the request has its own `Accept-Encoding` (then nothing is decoded: the caller asked
-    /// for those codings and gets them as sent).
+    /// Content decoding ([`Decompress`]). `Accept-Encoding: burrow_decode::ACCEPT_ENCODING`
+    /// is sent unless the request has its own `Accept-Encoding`.
     pub decompress: Decompress,
     /// Body cap (Content-Length before reading, wire bytes while reading); `None` = explicitly
     /// unlimited. Default [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<u64>,
-    /// Follow redirects (301/302/303/307/308 with a Location); off: 3xx responses are returned.
-    pub follow_redirects: bool,
+    /// What a redirect does by default ([`RedirectMode`]; a request may say otherwise).
+    pub redirect_mode: RedirectMode,
     /// Redirect limits (burrow-cookies' policy: max 20, https→http refused).
     pub redirect: RedirectPolicy,
     /// Keep cookies in a jar (RFC 6265bis, public suffix list): store `Set-Cookie`, send
@@ -95,7 +113,7 @@ impl Default for ClientConfig {
             http2_prior_knowledge: false,
             decompress: Decompress::Auto,
             max_body_bytes: Some(DEFAULT_MAX_BODY_BYTES),
-            follow_redirects: true,
+            redirect_mode: RedirectMode::Follow,
             redirect: RedirectPolicy::default(),
             cookies: false,
             deadlines: Deadlines::default(),

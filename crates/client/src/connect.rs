@@ -2,8 +2,8 @@
 //! TLS, each under its deadline.
 
 use crate::config::ClientConfig;
-use crate::deadline::Clock;
-use crate::error::{Error, Phase};
+use crate::deadline::{Clock, Deadline};
+use crate::error::Error;
 use crate::message::Timings;
 use crate::net::{Net, NetStream};
 use crate::proxy::{http_connect, socks5_connect};
@@ -91,7 +91,7 @@ pub(crate) async fn connect<N: Net>(
     let tcp = clock
         .run(
             net,
-            Phase::Connect,
+            Deadline::Connect,
             d.connect,
             pin!(net.connect(first_host, first_port)),
         )
@@ -105,7 +105,7 @@ pub(crate) async fn connect<N: Net>(
             let hop = clock
                 .run(
                     net,
-                    Phase::Proxy,
+                    Deadline::Proxy,
                     d.proxy,
                     pin!(proxy_handshake(net, config, p, origin, tcp, &mut info)),
                 )
@@ -128,7 +128,7 @@ pub(crate) async fn connect<N: Net>(
         let tls = clock
             .run(
                 net,
-                Phase::Tls,
+                Deadline::Tls,
                 d.tls,
                 pin!(TlsStream::connect_resuming(
                     hop,
@@ -176,7 +176,9 @@ async fn proxy_handshake<N: Net>(
             })
         }
         ProxyScheme::Https => {
-            let mut tls = TlsStream::connect(tcp, &p.host, &config.proxy_tls, net.now_ms()).await?;
+            let mut tls = TlsStream::connect(tcp, &p.host, &config.proxy_tls, net.now_ms())
+                .await
+                .map_err(Error::at_proxy)?;
             info.proxy_tls = Some(tls.info().clone());
             let early = if origin.https {
                 http_connect(&mut tls, &origin.host, origin.port, creds, pc, ua).await?
@@ -191,7 +193,12 @@ async fn proxy_handshake<N: Net>(
             })
         }
         ProxyScheme::Socks5 | ProxyScheme::Socks5h => {
-            let remote_dns = p.scheme == ProxyScheme::Socks5h;
+            // Without name lookup on this platform, socks5:// never fails for want of DNS: the
+            // proxy resolves, as the URL's `h` would have asked.
+            let remote_dns = p.scheme == ProxyScheme::Socks5h || !net.resolves_names();
+            if remote_dns {
+                info.proxied = Some(ProxyScheme::Socks5h);
+            }
             let early =
                 socks5_connect(net, &mut tcp, &origin.host, origin.port, creds, remote_dns).await?;
             Ok(Hop {

@@ -5,8 +5,51 @@ use std::pin::{pin, Pin};
 use std::task::Poll;
 use std::time::Duration;
 
-use crate::error::{Error, Phase};
+use crate::error::Error;
 use crate::net::Net;
+
+/// Which deadline of [`Deadlines`] ran out (`Error::Timeout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// TCP connect to the first hop.
+    Connect,
+    /// The proxy handshake (CONNECT reply, SOCKS5 exchange, TLS to an HTTPS proxy).
+    Proxy,
+    /// The origin's TLS handshake.
+    Tls,
+    /// Waiting for the response head after the request was sent.
+    Headers,
+    /// The gap between two body reads.
+    Idle,
+    /// The whole fetch, redirects included.
+    Total,
+}
+
+impl Deadline {
+    /// The stable code of its timeout (`TIMEOUT_CONNECT`, ...).
+    pub(crate) fn code(self) -> &'static str {
+        match self {
+            Deadline::Connect => "TIMEOUT_CONNECT",
+            Deadline::Proxy => "TIMEOUT_PROXY",
+            Deadline::Tls => "TIMEOUT_TLS",
+            Deadline::Headers => "TIMEOUT_HEADERS",
+            Deadline::Idle => "TIMEOUT_IDLE",
+            Deadline::Total => "TIMEOUT_TOTAL",
+        }
+    }
+
+    /// What it bounds, in words.
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            Deadline::Connect => "connect",
+            Deadline::Proxy => "proxy handshake",
+            Deadline::Tls => "TLS handshake",
+            Deadline::Headers => "response head",
+            Deadline::Idle => "idle (between two body reads)",
+            Deadline::Total => "total",
+        }
+    }
+}
 
 /// Per-phase time limits; `None` = no limit for that phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +90,7 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
-    /// Runs `fut` under the phase's limit and the total limit, whichever ends first.
+    /// Runs `fut` under `deadline`'s limit and the total limit, whichever ends first.
     ///
     /// `fut` is pinned by the caller (`pin!(...)` in the call): a future taken by value is
     /// stored twice in this one (as the argument, and where it is polled), and the body
@@ -55,7 +98,7 @@ impl Clock {
     pub(crate) async fn run<N: Net, F: Future>(
         &self,
         net: &N,
-        phase: Phase,
+        deadline: Deadline,
         limit: Option<Duration>,
         fut: Pin<&mut F>,
     ) -> Result<F::Output, Error> {
@@ -63,9 +106,9 @@ impl Clock {
             .total_ends_ms
             .map(|end| Duration::from_millis(end.saturating_sub(net.now_ms())));
         let (d, which) = match (limit, left) {
-            (Some(l), Some(t)) if t < l => (Some(t), Phase::Total),
-            (None, Some(t)) => (Some(t), Phase::Total),
-            (l, _) => (l, phase),
+            (Some(l), Some(t)) if t < l => (Some(t), Deadline::Total),
+            (None, Some(t)) => (Some(t), Deadline::Total),
+            (l, _) => (l, deadline),
         };
         match d {
             None => Ok(fut.await),

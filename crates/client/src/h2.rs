@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
 use std::pin::pin;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::task::{Poll, Waker};
 
 use burrow_h2::{Connection, DataSink, Event, Header, LentPayload, StreamId};
@@ -61,11 +62,7 @@ pub const H2_SEND_BUFFER: usize = 256 * 1024;
 pub const H2_CONNECTION_WINDOW: u32 = 4 * 1024 * 1024;
 
 /// Why a connection ended, kept so every stream can report it.
-#[derive(Clone, Debug)]
-struct Dead {
-    code: &'static str,
-    message: String,
-}
+type Dead = Arc<Error>;
 
 #[derive(Default)]
 struct Slot {
@@ -369,10 +366,7 @@ impl H2Conn {
     ) -> Result<u32, Error> {
         let mut s = self.shared.borrow_mut();
         if let Some(d) = &s.dead {
-            return Err(Error::ConnectionFailed {
-                code: d.code,
-                message: d.message.clone(),
-            });
+            return Err(Error::ConnectionFailed(Arc::clone(d)));
         }
         let end = body.is_empty() && !streaming;
         let id = s.conn.send_request(headers, end).map_err(Error::H2)?;
@@ -411,10 +405,7 @@ impl H2Conn {
                 return Poll::Ready(Err(Error::H2(e)));
             }
             if let Some(d) = dead {
-                return Poll::Ready(Err(Error::ConnectionFailed {
-                    code: d.code,
-                    message: d.message,
-                }));
+                return Poll::Ready(Err(Error::ConnectionFailed(d)));
             }
             if slot.queued <= H2_SEND_BUFFER {
                 return Poll::Ready(Ok(()));
@@ -463,10 +454,7 @@ impl H2Conn {
                 )));
             }
             if let Some(d) = dead {
-                return Poll::Ready(Err(Error::ConnectionFailed {
-                    code: d.code,
-                    message: d.message,
-                }));
+                return Poll::Ready(Err(Error::ConnectionFailed(d)));
             }
             slot.waker = Some(cx.waker().clone());
             Poll::Pending
@@ -519,10 +507,7 @@ impl H2Conn {
                 return Poll::Ready(Ok(false));
             }
             if let Some(d) = dead {
-                return Poll::Ready(Err(Error::ConnectionFailed {
-                    code: d.code,
-                    message: d.message,
-                }));
+                return Poll::Ready(Err(Error::ConnectionFailed(d)));
             }
             slot.waker = Some(cx.waker().clone());
             Poll::Pending
@@ -617,10 +602,7 @@ impl Shared {
     /// The server broke the protocol: every stream fails, and the last words (the GOAWAY
     /// burrow-h2 queued, after any frames still unwritten) are what to write.
     fn failed(&mut self, e: burrow_h2::Error) -> (Vec<u8>, Vec<Splice>) {
-        self.fail_all(Dead {
-            code: e.code(),
-            message: e.to_string(),
-        });
+        self.fail_all(Arc::new(Error::H2(e)));
         let mut last = Vec::new();
         let splices = self.take_flight(&mut last);
         (last, splices)
@@ -748,10 +730,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                 splices.clear();
                 if let Err(e) = written {
                     let e = Error::from_io(e, Error::Io);
-                    shared.borrow_mut().fail_all(Dead {
-                        code: e.code(),
-                        message: e.to_string(),
-                    });
+                    shared.borrow_mut().fail_all(Arc::new(e));
                     return;
                 }
                 continue;
@@ -776,10 +755,10 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
             match read {
                 None => None,
                 Some(Ok([])) => {
-                    s.fail_all(Dead {
-                        code: "CONNECTION_LOST",
-                        message: "the server closed the HTTP/2 connection".into(),
-                    });
+                    s.fail_all(Arc::new(Error::Io(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        "the server closed the HTTP/2 connection",
+                    ))));
                     Some((Vec::new(), Vec::new()))
                 }
                 Some(Ok(data)) => {
@@ -791,10 +770,7 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                 }
                 Some(Err(e)) => {
                     let e = Error::from_io(e, Error::Io);
-                    s.fail_all(Dead {
-                        code: e.code(),
-                        message: e.to_string(),
-                    });
+                    s.fail_all(Arc::new(e));
                     Some((Vec::new(), Vec::new()))
                 }
             }

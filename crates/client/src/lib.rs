@@ -6,9 +6,11 @@
 //! * HTTP/1.1 by burrow-h1, keep-alive pool per origin, one safe retry of an idempotent
 //!   request that met a connection the server had already closed.
 //! * Proxies: HTTP CONNECT, HTTPS, SOCKS5/socks5h, absolute-form for plain http, no_proxy.
-//! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectPolicy`]).
+//! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectMode`] per client
+//!   and per request, limits by [`RedirectPolicy`]).
 //!
-//! Every failure is an [`Error`] with a stable [`Error::code`].
+//! Every failure is an [`Error`] with a stable [`Error::code`], a [`Phase`] and a [`Class`],
+//! and a message that names the [`Setting`] to change in the caller's own words.
 
 mod client;
 mod config;
@@ -35,11 +37,12 @@ pub use burrow_proxy::{
 };
 pub use client::{uses_proxy, Client, Response, CHUNK_TARGET};
 pub use config::{
-    ClientConfig, Decompress, RedirectPolicy, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IDLE_PER_ORIGIN,
+    ClientConfig, Decompress, RedirectMode, RedirectPolicy, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_IDLE_PER_ORIGIN,
 };
-pub use deadline::Deadlines;
+pub use deadline::{Deadline, Deadlines};
 pub use dn::{name_to_text, MAX_NAME_TEXT};
-pub use error::{Error, Phase};
+pub use error::{Class, Error, Message, Phase, Setting, SettingNames};
 pub use h2::{H2_CONNECTION_WINDOW, H2_SEND_BUFFER, H2_STREAM_WINDOW};
 pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
@@ -54,5 +57,6 @@ pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 
 /// Re-exported from burrow-handshake: the ClientHello profile.
 pub use burrow_handshake::Profile;
-/// Re-exported from burrow-x509: the revocation policy and the staple verdict.
-pub use burrow_x509::{Revocation, StapleStatus};
+/// Re-exported from burrow-x509: the revocation policy, the staple verdict, and why a
+/// certificate was rejected ([`Error::Certificate`]).
+pub use burrow_x509::{Error as CertificateError, Revocation, StapleStatus};

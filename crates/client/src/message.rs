@@ -5,6 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
+use crate::config::RedirectMode;
 use crate::error::Error;
 use crate::tls::TlsInfo;
 use burrow_proxy::Scheme as ProxyScheme;
@@ -100,6 +101,9 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The body.
     pub body: Body,
+    /// What a redirect does for this request; `None`: the client's
+    /// [`crate::ClientConfig::redirect_mode`].
+    pub redirect_mode: Option<RedirectMode>,
 }
 
 impl Request {
@@ -111,6 +115,7 @@ impl Request {
             url,
             headers: Vec::new(),
             body: Body::Empty,
+            redirect_mode: None,
         })
     }
 
@@ -122,6 +127,12 @@ impl Request {
     /// Appends a header.
     pub fn header(mut self, name: &str, value: &str) -> Request {
         self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Sets what a redirect does for this request (overriding the client's default).
+    pub fn redirect(mut self, mode: RedirectMode) -> Request {
+        self.redirect_mode = Some(mode);
         self
     }
 
@@ -174,6 +185,8 @@ pub struct ResponseMeta {
     pub proxied: Option<ProxyScheme>,
     /// `"HTTP/1.1"` (or `"HTTP/1.0"` when the server answered with 1.0).
     pub http_version: &'static str,
+    /// The status line's reason phrase as sent (lossy UTF-8; empty for HTTP/2, which has none).
+    pub reason: String,
     /// Whether the connection came from the pool.
     pub reused: bool,
     /// Whether the request was retried once on a fresh connection after a stale pooled one.

@@ -21,9 +21,15 @@ pub trait Net: 'static {
     fn now_ms(&self) -> u64;
     /// Runs a background task to completion.
     fn spawn(&self, task: Pin<Box<dyn Future<Output = ()>>>);
-    /// Resolves a host name (plain socks5 resolves locally; socks5h does not). May be
-    /// unsupported (an error).
+    /// Resolves a host name (plain socks5 resolves locally; socks5h does not). Called only
+    /// when [`resolves_names`](Self::resolves_names) is true.
     async fn resolve(&self, host: &str) -> io::Result<Vec<IpAddr>>;
+    /// Whether this platform can resolve names. Without it (a Worker has no DNS lookup) a
+    /// `socks5://` proxy is sent the name, as with `socks5h://`: the proxy resolves it, and
+    /// `ResponseMeta::proxied` says `Socks5h`.
+    fn resolves_names(&self) -> bool {
+        true
+    }
 }
 
 /// A bidirectional byte stream.

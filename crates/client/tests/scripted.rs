@@ -102,6 +102,8 @@ struct ScriptNet {
     timers_fire: bool,
     /// Background tasks (the HTTP/2 driver), run by [`drive`].
     tasks: Rc<RefCell<Vec<Task>>>,
+    /// The platform has no name lookup (as in a Worker).
+    no_dns: bool,
 }
 
 impl ScriptNet {
@@ -145,7 +147,12 @@ impl Net for ScriptNet {
     }
 
     async fn resolve(&self, _host: &str) -> io::Result<Vec<IpAddr>> {
+        assert!(!self.no_dns, "resolve() called on a platform without DNS");
         Ok(vec![IpAddr::from([192, 0, 2, 7])])
+    }
+
+    fn resolves_names(&self) -> bool {
+        !self.no_dns
     }
 }
 
@@ -382,6 +389,94 @@ fn socks5_without_h_resolves_locally() {
 }
 
 #[test]
+fn socks5_on_a_platform_without_dns_lets_the_proxy_resolve() {
+    let mut wire = vec![5, 0, 5, 0, 0, 1, 127, 0, 0, 1, 0, 80];
+    wire.extend_from_slice(KEEP_ALIVE_OK);
+    let s = Script::new(vec![wire]);
+    let written = Rc::clone(&s.written);
+    let mut net = ScriptNet::with(vec![s]);
+    net.no_dns = true;
+    let mut cfg = ClientConfig::default();
+    cfg.proxy = Some(Proxy::parse("socks5://proxy.test").unwrap());
+    let c = Client::new(net, cfg);
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.meta.proxied, Some(burrow_client::ProxyScheme::Socks5h));
+        assert_eq!(r.bytes().await.unwrap(), b"ok");
+    });
+    // CONNECT to the domain a.test:80, as socks5h:// sends it.
+    assert_eq!(
+        &written.borrow()[3..12],
+        &[5, 1, 0, 3, 6, b'a', b'.', b't', b'e']
+    );
+}
+
+/// A 302 to `/next` that closes its connection, then `200 ok` on a new one.
+fn redirect_then_ok() -> ScriptNet {
+    ScriptNet::with(vec![
+        Script::new(vec![
+            b"HTTP/1.1 302 Found\r\nLocation: /next\r\nConnection: close\r\n\
+              Content-Length: 5\r\n\r\nmoved"
+                .to_vec(),
+        ]),
+        Script::new(vec![KEEP_ALIVE_OK.to_vec()]),
+    ])
+}
+
+#[test]
+fn a_requests_redirect_mode_overrides_the_clients() {
+    use burrow_client::RedirectMode;
+    let mut manual = ClientConfig::default();
+    manual.redirect_mode = RedirectMode::Manual;
+    // Follow, over a client set to manual: the final response, its URL, one redirect.
+    let c = Client::new(redirect_then_ok(), manual.clone());
+    now(async {
+        let req = Request::get("http://a.test/first")
+            .unwrap()
+            .redirect(RedirectMode::Follow);
+        let mut r = c.fetch(req).await.unwrap();
+        assert_eq!((r.status, r.url.as_str()), (200, "http://a.test/next"));
+        assert_eq!((r.meta.redirects, r.meta.reason.as_str()), (1, "OK"));
+        assert_eq!(r.bytes().await.unwrap(), b"ok");
+    });
+    // The client's manual: the redirect itself, at the URL asked for, its reason phrase kept.
+    let c = Client::new(redirect_then_ok(), manual);
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/first").unwrap())
+            .await
+            .unwrap();
+        assert_eq!((r.status, r.url.as_str()), (302, "http://a.test/first"));
+        assert_eq!((r.meta.redirects, r.meta.reason.as_str()), (0, "Found"));
+        assert_eq!(r.header("location"), Some("/next"));
+        assert_eq!(r.bytes().await.unwrap(), b"moved");
+    });
+    // Manual and error over a client that follows.
+    let c = Client::new(redirect_then_ok(), ClientConfig::default());
+    now(async {
+        let req = Request::get("http://a.test/first")
+            .unwrap()
+            .redirect(RedirectMode::Manual);
+        assert_eq!(c.fetch(req).await.unwrap().status, 302);
+    });
+    let net = redirect_then_ok();
+    let connects = Rc::clone(&net.connects);
+    let c = Client::new(net, ClientConfig::default());
+    let e = now(async {
+        let req = Request::get("http://a.test/first")
+            .unwrap()
+            .redirect(RedirectMode::Error);
+        c.fetch(req).await.unwrap_err()
+    });
+    assert_eq!(e.code(), "REDIRECT_FORBIDDEN", "{e}");
+    assert_eq!(e.phase(), burrow_client::Phase::Redirect);
+    assert_eq!(connects.borrow().len(), 1, "the redirect was not followed");
+}
+
+#[test]
 fn connect_refusals_and_auth_failures_are_typed() {
     let cases: [(&[u8], &str); 4] = [
         (
@@ -556,6 +651,8 @@ fn h2_get(
     drive(net, async {
         let mut r = c.fetch(Request::get("http://a.test/x").unwrap()).await?;
         assert_eq!(r.meta.http_version, "HTTP/2");
+        // HTTP/2 has no reason phrase.
+        assert_eq!(r.meta.reason, "");
         let body = r.bytes().await?;
         Ok((r.status, body, r.meta.retried))
     })
@@ -717,7 +814,7 @@ fn coded_bodies_are_decoded_under_every_chunking() {
 }
 
 #[test]
-fn passthrough_and_a_callers_accept_encoding_keep_the_coded_bytes() {
+fn passthrough_keeps_the_coded_bytes_and_the_headers() {
     let coded_len = gzip_response().len()
         - gzip_response()
             .windows(4)
@@ -726,27 +823,108 @@ fn passthrough_and_a_callers_accept_encoding_keep_the_coded_bytes() {
         - 4;
     let mut passthrough = ClientConfig::default();
     passthrough.decompress = burrow_client::Decompress::Passthrough;
-    for (cfg, req) in [
-        (passthrough, Request::get("http://a.test/").unwrap()),
-        (
-            ClientConfig::default(),
-            Request::get("http://a.test/")
-                .unwrap()
-                .header("Accept-Encoding", "gzip"),
-        ),
-    ] {
-        let s = Script::new(vec![gzip_response()]);
-        let written = Rc::clone(&s.written);
-        let c = Client::new(ScriptNet::with(vec![s]), cfg);
-        now(async {
-            let mut r = c.fetch(req).await.unwrap();
-            assert_eq!(r.meta.content_encoding, None);
-            assert_eq!(r.header("content-encoding"), Some("gzip"));
-            assert_eq!(r.bytes().await.unwrap().len(), coded_len);
-        });
-        let w = String::from_utf8(written.borrow().clone()).unwrap();
-        assert_eq!(w.matches("ccept-Encoding").count(), 1, "{w}");
+    let s = Script::new(vec![gzip_response()]);
+    let written = Rc::clone(&s.written);
+    let c = Client::new(ScriptNet::with(vec![s]), passthrough);
+    now(async {
+        let mut r = c
+            .fetch(Request::get("http://a.test/").unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.meta.content_encoding, None);
+        assert_eq!(r.header("content-encoding"), Some("gzip"));
+        assert_eq!(r.bytes().await.unwrap().len(), coded_len);
+    });
+    let w = String::from_utf8(written.borrow().clone()).unwrap();
+    assert_eq!(w.matches("Accept-Encoding").count(), 1, "{w}");
+}
+
+/// `text` coded as `coding` by an encoder other than burrow's decoder.
+fn coded(coding: &str, text: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match coding {
+        "gzip" => gzip(text),
+        "deflate" => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(text).unwrap();
+            e.finish().unwrap()
+        }
+        "br" => {
+            let mut out = Vec::new();
+            let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+            w.write_all(text).unwrap();
+            drop(w);
+            out
+        }
+        "zstd" => {
+            // One frame, one raw block (RFC 8878 §3.1.1): a single segment whose content
+            // size fits the one-byte field, no checksum.
+            let n = u8::try_from(text.len()).unwrap();
+            let mut v = vec![0x28, 0xb5, 0x2f, 0xfd, 0x20, n];
+            let block = 1 | (u32::from(n) << 3);
+            v.extend_from_slice(&block.to_le_bytes()[..3]);
+            v.extend_from_slice(text);
+            v
+        }
+        other => panic!("no encoder for {other}"),
     }
+}
+
+#[test]
+fn a_callers_accept_encoding_still_gets_every_coding_decoded() {
+    // As workerd's fetch does for gzip and br: the caller asking for a coding is not asking
+    // for the coded bytes. The headers stay as the server sent them.
+    let text = b"hello world, hello world, hello world";
+    for coding in ["gzip", "deflate", "br", "zstd"] {
+        let body = coded(coding, text);
+        let mut wire = format!(
+            "HTTP/1.1 200 OK\r\nContent-Encoding: {coding}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        wire.extend(&body);
+        for pieces in [vec![wire.clone()], wire.iter().map(|b| vec![*b]).collect()] {
+            let s = Script::new(pieces);
+            let written = Rc::clone(&s.written);
+            let c = Client::new(ScriptNet::with(vec![s]), ClientConfig::default());
+            now(async {
+                let req = Request::get("http://a.test/")
+                    .unwrap()
+                    .header("accept-encoding", "gzip");
+                let mut r = c.fetch(req).await.unwrap();
+                assert_eq!(r.meta.content_encoding.as_deref(), Some(coding));
+                assert_eq!(r.header("content-encoding"), Some(coding));
+                let declared = body.len().to_string();
+                assert_eq!(r.header("content-length"), Some(declared.as_str()));
+                assert_eq!(r.bytes().await.unwrap(), text, "{coding}");
+            });
+            // The caller's Accept-Encoding is sent, and only it.
+            let w = String::from_utf8_lossy(&written.borrow()).into_owned();
+            assert!(w.contains("accept-encoding: gzip\r\n"), "{w}");
+            assert_eq!(
+                w.to_ascii_lowercase().matches("accept-encoding").count(),
+                1,
+                "{w}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_coding_only_the_caller_asked_for_is_handed_on_as_sent() {
+    let wire = b"HTTP/1.1 200 OK\r\nContent-Encoding: compress\r\nContent-Length: 3\r\n\r\nxyz";
+    let c = Client::new(
+        ScriptNet::with(vec![Script::new(vec![wire.to_vec()])]),
+        ClientConfig::default(),
+    );
+    now(async {
+        let req = Request::get("http://a.test/")
+            .unwrap()
+            .header("Accept-Encoding", "compress");
+        let mut r = c.fetch(req).await.unwrap();
+        assert_eq!(r.meta.content_encoding, None);
+        assert_eq!(r.bytes().await.unwrap(), b"xyz");
+    });
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use burrow_client::{Error, KeyLogSink, Net, NetStream, Phase, TlsInfo, TlsSettings, TlsStream};
+use burrow_client::{Deadline, Error, KeyLogSink, Net, NetStream, TlsInfo, TlsSettings, TlsStream};
 use burrow_h1::{BodyKind, Limits, Next, RequestHead, ResponseDecoder, Target};
 use burrow_handshake::{Profile, Ticket};
 
@@ -145,7 +145,7 @@ pub fn fetch(opts: &FetchOptions) -> Result<FetchResult, Error> {
     rt.block_on(async {
         tokio::time::timeout(opts.timeout, fetch_async(opts))
             .await
-            .unwrap_or(Err(Error::Timeout(Phase::Total)))
+            .unwrap_or(Err(Error::Timeout(Deadline::Total)))
     })
 }
 

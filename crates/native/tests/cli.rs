@@ -429,6 +429,14 @@ fn proxy_failures_exit_5() {
         assert!(e.starts_with(&format!("* proxy: {shown}")), "{e}");
         assert!(!e.contains("wrong"), "{e}");
     }
+    // A refusal carries the proxy's own reason: squid's error name for the refused connect.
+    let plain_squid = format!("http://127.0.0.1:{}", p.port("SQUID"));
+    let o = burrow(&["-x", &plain_squid, "https://localhost:1/"], &[]);
+    assert_exit(&o, 5);
+    let e = stderr(&o);
+    assert!(e.contains("PROXY_REFUSED"), "{e}");
+    assert!(e.contains("X-Squid-Error: ERR_CONNECT_FAIL"), "{e}");
+    assert!(e.contains("check -x, or list the host in --noproxy"), "{e}");
 }
 
 #[test]
@@ -453,6 +461,14 @@ fn certificates_need_cacert_and_fail_with_exit_8() {
         assert_exit(&o, 8);
         assert!(stderr(&o).contains(code), "{peer}: {}", stderr(&o));
     }
+    // Revoked says revoked, and nothing about trusting it anyway.
+    let o = burrow(
+        &["--cacert", &ca(&p), &url(&p, "STAPLE_REVOKED", "/1k")],
+        &[],
+    );
+    let e = stderr(&o);
+    assert!(e.contains("certificate is revoked"), "{e}");
+    assert!(!e.contains("--cacert") && !e.contains("--insecure"), "{e}");
     // --insecure accepts the expired one (and says nothing on stdout but the body).
     let o = burrow(&["--insecure", &url(&p, "EXPIRED", "/1k")], &[]);
     assert_exit(&o, 0);
@@ -600,7 +616,7 @@ fn failure_classes_have_their_exit_codes() {
                 &url(&p, "DEF", "/1k"),
             ],
             2,
-            "--pin takes",
+            "sha256/BASE64 of 32 bytes); check --cacert FILE (or --insecure, for debugging only) and --pin",
         ),
         (
             &[

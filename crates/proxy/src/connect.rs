@@ -188,11 +188,27 @@ impl ConnectHandshake {
                     return Err(Error::ProxyRefused {
                         status,
                         reason: peer_text(&head.reason),
+                        detail: refusal_detail(&head.headers),
                     })
                 }
             }
         }
     }
+}
+
+/// The fields in which proxies say why they refused: the standard one (RFC 9209), then
+/// squid's (`ERR_CONNECT_FAIL 111`, `ERR_ACCESS_DENIED 0`, ...).
+const REFUSAL_FIELDS: [&str; 2] = ["Proxy-Status", "X-Squid-Error"];
+
+/// `name: value` of each refusal field the reply has, joined with "; " (peer text, cut).
+fn refusal_detail(headers: &burrow_h1::Headers) -> Option<String> {
+    let mut parts = Vec::new();
+    for name in REFUSAL_FIELDS {
+        for value in headers.get_all(name) {
+            parts.push(format!("{name}: {}", peer_text(value)));
+        }
+    }
+    (!parts.is_empty()).then(|| peer_text(parts.join("; ").as_bytes()))
 }
 
 /// Maps a head-parsing error to [`Error::ProxyProtocol`], naming this crate's limits.

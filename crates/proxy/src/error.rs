@@ -167,6 +167,10 @@ pub enum Error {
         status: u16,
         /// The reason phrase (lossy UTF-8, at most [`crate::MAX_REASON_CHARS`] characters).
         reason: String,
+        /// The proxy's own account of why, as its reply gave it: the `Proxy-Status` (RFC 9209)
+        /// and `X-Squid-Error` fields, each as `name: value` (lossy UTF-8, at most
+        /// [`crate::MAX_REASON_CHARS`] characters); `None` if it sent neither.
+        detail: Option<String>,
     },
     /// The SOCKS5 proxy answered `CONNECT` with a failure reply code.
     Socks5 {
@@ -269,11 +273,20 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::ProxyRefused { status, reason } => write!(
-                f,
-                "the proxy refused to open the tunnel: {status} {reason}; 502/503/504 usually \
-                 mean it could not reach the destination, 403 that its rules forbid it"
-            ),
+            Error::ProxyRefused {
+                status,
+                reason,
+                detail,
+            } => {
+                write!(f, "the proxy refused to open the tunnel: {status} {reason}")?;
+                if let Some(detail) = detail {
+                    write!(f, " ({detail})")?;
+                }
+                f.write_str(
+                    "; 502/503/504 usually mean it could not reach the destination, 403 that \
+                     its rules forbid it",
+                )
+            }
             Error::Socks5 { reply } => write!(f, "the SOCKS5 proxy refused the tunnel: {reply}"),
             Error::Socks5NoAcceptableMethod => f.write_str(
                 "the SOCKS5 proxy accepts none of the offered authentication methods (no \

@@ -344,11 +344,44 @@ fn other_statuses_are_refusals() {
             e,
             Error::ProxyRefused {
                 status,
-                reason: reason.into()
+                reason: reason.into(),
+                detail: None,
             }
         );
         assert_eq!(e.code(), "PROXY_REFUSED");
     }
+}
+
+#[test]
+fn a_refusal_carries_the_proxys_own_reason() {
+    let reply = b"HTTP/1.1 503 Service Unavailable\r\nServer: squid/5.7\r\n\
+                  X-Squid-Error: ERR_CONNECT_FAIL 111\r\n\
+                  Proxy-Status: proxy.test; error=connection_refused\r\n\r\n";
+    let e = run_all(plain, reply).result.unwrap_err();
+    let Error::ProxyRefused { detail, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        detail.as_deref(),
+        Some("Proxy-Status: proxy.test; error=connection_refused; X-Squid-Error: ERR_CONNECT_FAIL 111")
+    );
+    let shown = e.to_string();
+    assert!(
+        shown.contains("503 Service Unavailable (Proxy-Status: "),
+        "{shown}"
+    );
+    assert!(shown.contains("ERR_CONNECT_FAIL 111"), "{shown}");
+    // The proxy's words are peer text: cut, and control characters shown as '?'.
+    // U+009B (CSI) in UTF-8: obs-text to HTTP, an escape sequence to a terminal.
+    let mut reply = b"HTTP/1.1 403 Forbidden\r\nX-Squid-Error: \xc2\x9b2J".to_vec();
+    reply.extend(std::iter::repeat_n(b'e', 5000));
+    reply.extend_from_slice(b"\r\n\r\n");
+    let Err(Error::ProxyRefused { detail, .. }) = drive(plain(), &[reply]).result else {
+        panic!("expected a refusal")
+    };
+    let detail = detail.unwrap();
+    assert_eq!(detail.chars().count(), burrow_proxy::MAX_REASON_CHARS);
+    assert!(detail.starts_with("X-Squid-Error: ?2Jeee"), "{detail}");
 }
 
 #[test]

@@ -209,11 +209,24 @@ fn http_connect_to_a_closed_port_is_refused() {
     let target = Target::Ip(LOCALHOST, closed_port());
     for name in HTTP_PROXIES {
         let e = open(peers.port(name), connect(&target, None)).unwrap_err();
-        let Error::ProxyRefused { status, .. } = e else {
+        let shown = e.to_string();
+        let Error::ProxyRefused {
+            status,
+            reason,
+            detail,
+        } = e
+        else {
             panic!("{name}: {e:?}")
         };
         assert!((500..=599).contains(&status), "{name}: {status}");
-        eprintln!("{name} answers CONNECT to a closed port with {status}");
+        // Each proxy's own words reach the message: squid's error name (with the errno of
+        // the refused connect), tinyproxy's reason phrase.
+        let own = match name {
+            "SQUID" => "X-Squid-Error: ERR_CONNECT_FAIL",
+            _ => "Unable to connect",
+        };
+        assert!(shown.contains(own), "{name}: {shown}");
+        eprintln!("{name} answers CONNECT to a closed port with {status} {reason} {detail:?}");
     }
 }
 

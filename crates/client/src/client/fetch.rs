@@ -3,11 +3,11 @@
 //! HTTP/2 connection, a pooled or a new one) with one retry of an idempotent request that a
 //! stale connection, a GOAWAY or a REFUSED_STREAM kept from being processed.
 
-use burrow_cookies::redirect::next_request;
+use burrow_cookies::redirect::{is_followed_status, next_request};
 
 use super::response::Response;
 use super::Client;
-use crate::config::ClientConfig;
+use crate::config::{ClientConfig, RedirectMode};
 use crate::connect::{connect, Origin};
 use crate::deadline::Clock;
 use crate::error::Error;
@@ -172,13 +172,14 @@ fn h2_retryable(e: &Error) -> bool {
     match e {
         Error::H2(h) => h.is_retryable(),
         // The server closed a connection it had kept open (stale), not a protocol failure.
-        Error::ConnectionFailed { code, .. } => *code == "CONNECTION_LOST",
+        Error::ConnectionFailed(first) => matches!(**first, Error::Io(_)),
         _ => false,
     }
 }
 
 /// The request for a redirect's target (burrow-cookies decides; RFC 9110 §15.4), `None` when
-/// the response is not a redirect to follow.
+/// the response is not a redirect to follow: per the request's redirect mode, or else the
+/// client's.
 fn redirect(
     req: &Request,
     history: &[url::Url],
@@ -186,8 +187,16 @@ fn redirect(
     location: Option<&str>,
     cfg: &ClientConfig,
 ) -> Result<Option<Request>, Error> {
-    if !cfg.follow_redirects {
-        return Ok(None);
+    match req.redirect_mode.unwrap_or(cfg.redirect_mode) {
+        RedirectMode::Follow => {}
+        RedirectMode::Manual => return Ok(None),
+        RedirectMode::Error if is_followed_status(status) => {
+            return Err(Error::RedirectForbidden {
+                status,
+                location: location.unwrap_or_default().to_string(),
+            })
+        }
+        RedirectMode::Error => return Ok(None),
     }
     let next = next_request(
         &cfg.redirect,
@@ -258,8 +267,44 @@ mod tests {
         assert_eq!(e.code(), "REDIRECT_INSECURE");
         assert!(redirect(&r, &h, 200, Some("/y"), &cfg).unwrap().is_none());
         assert!(redirect(&r, &h, 302, None, &cfg).unwrap().is_none());
-        let mut off = cfg;
-        off.follow_redirects = false;
+        let mut off = cfg.clone();
+        off.redirect_mode = RedirectMode::Manual;
         assert!(redirect(&r, &h, 302, Some("/y"), &off).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_requests_redirect_mode_overrides_the_clients() {
+        let h = [url::Url::parse("https://a.test/x").unwrap()];
+        let manual = ClientConfig {
+            redirect_mode: RedirectMode::Manual,
+            ..ClientConfig::default()
+        };
+        let follow = req("GET", "https://a.test/x").redirect(RedirectMode::Follow);
+        let n = redirect(&follow, &h, 302, Some("/y"), &manual).unwrap();
+        assert_eq!(n.unwrap().url.as_str(), "https://a.test/y");
+        let stay = req("GET", "https://a.test/x").redirect(RedirectMode::Manual);
+        let cfg = ClientConfig::default();
+        assert!(redirect(&stay, &h, 302, Some("/y"), &cfg)
+            .unwrap()
+            .is_none());
+        let refuse = req("GET", "https://a.test/x").redirect(RedirectMode::Error);
+        for (status, location) in [(302, Some("/y")), (308, Some("/y")), (301, None)] {
+            let e = redirect(&refuse, &h, status, location, &cfg).unwrap_err();
+            assert_eq!(e.code(), "REDIRECT_FORBIDDEN");
+            assert!(e.to_string().contains(&status.to_string()), "{e}");
+        }
+        // Not a redirect status: nothing to refuse.
+        for status in [200, 304, 300] {
+            assert!(redirect(&refuse, &h, status, Some("/y"), &cfg)
+                .unwrap()
+                .is_none());
+        }
+        // The client's own Error mode, for a request that says nothing.
+        let erroring = ClientConfig {
+            redirect_mode: RedirectMode::Error,
+            ..ClientConfig::default()
+        };
+        let plain = req("GET", "https://a.test/x");
+        assert!(redirect(&plain, &h, 303, Some("/y"), &erroring).is_err());
     }
 }

@@ -14,8 +14,8 @@ use super::response::{H1Body, Response, ResponseBody};
 use super::Client;
 use crate::config::ClientConfig;
 use crate::connect::{ConnInfo, Origin};
-use crate::deadline::Clock;
-use crate::error::{Error, Phase};
+use crate::deadline::{Clock, Deadline};
+use crate::error::Error;
 use crate::message::{Body, Request, ResponseMeta};
 use crate::net::{Net, NetStream};
 use crate::transport::Transport;
@@ -24,6 +24,8 @@ use crate::transport::Transport;
 pub(super) struct Exchange<S: NetStream> {
     pub(super) status: u16,
     version: Version,
+    /// The status line's reason phrase (lossy UTF-8).
+    reason: String,
     /// The request head as written (lines without CRLF).
     sent_head: Vec<String>,
     headers: Vec<(String, String)>,
@@ -61,6 +63,7 @@ impl<N: Net> Client<N> {
                 Version::Http10 => "HTTP/1.0",
                 _ => "HTTP/1.1",
             },
+            reason: ex.reason,
             reused,
             retried,
             timings,
@@ -153,7 +156,7 @@ impl<N: Net> Client<N> {
         let sent = clock
             .run(
                 net,
-                Phase::Headers,
+                Deadline::Headers,
                 cfg.deadlines.headers,
                 pin!(stream.write_all_parts(&[&wire, body])),
             )
@@ -194,6 +197,7 @@ impl<N: Net> Client<N> {
                     return Ok(Exchange {
                         status: head.status,
                         version: head.version,
+                        reason: String::from_utf8_lossy(&head.reason).into_owned(),
                         sent_head,
                         headers,
                         stream,
@@ -208,7 +212,7 @@ impl<N: Net> Client<N> {
                     let data = clock
                         .run(
                             net,
-                            Phase::Headers,
+                            Deadline::Headers,
                             cfg.deadlines.headers,
                             pin!(stream.fill_buf()),
                         )
@@ -321,7 +325,7 @@ async fn send_h1_stream<N: Net>(
             clock
                 .run(
                     net,
-                    Phase::Idle,
+                    Deadline::Idle,
                     cfg.deadlines.idle,
                     pin!(stream.write_all_parts(&[&out, data, tail])),
                 )

@@ -9,8 +9,8 @@ use super::request::RequestParts;
 use super::response::{H2Body, Response, ResponseBody};
 use super::Client;
 use crate::connect::{ConnInfo, Origin};
-use crate::deadline::Clock;
-use crate::error::{Error, Phase};
+use crate::deadline::{Clock, Deadline};
+use crate::error::Error;
 use crate::h2::{request_headers, H2Conn};
 use crate::message::{Body, Request, ResponseMeta, Timings};
 use crate::net::Net;
@@ -77,7 +77,7 @@ impl<N: Net> Client<N> {
         let head = clock
             .run(
                 net,
-                Phase::Headers,
+                Deadline::Headers,
                 cfg.deadlines.headers,
                 pin!(h2.head(id)),
             )
@@ -111,6 +111,7 @@ impl<N: Net> Client<N> {
             proxy_tls: info.proxy_tls,
             proxied: info.proxied,
             http_version: "HTTP/2",
+            reason: String::new(),
             reused,
             retried,
             timings,

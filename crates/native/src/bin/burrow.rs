@@ -15,20 +15,18 @@ mod setup;
 use std::io::Write;
 use std::process::ExitCode;
 
-use burrow_client::{Client, ClientConfig, ProxyScheme, Request, Response};
+use burrow_client::{Client, ClientConfig, Request, Response};
 use burrow_native::TokioNet;
 
 use args::{Command, Options};
 
-/// The way to the origin (exit codes and hints depend on it).
+/// The way to the origin (a failed connect is the proxy's when there is one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Route {
     /// No proxy (none configured, or --noproxy).
     Direct,
-    /// Through an http:// or SOCKS proxy.
+    /// Through a proxy.
     Proxy,
-    /// Through an https:// proxy (two certificates are checked).
-    TlsProxy,
 }
 
 /// Why the run stopped: the exit code and what to tell the user.
@@ -45,18 +43,12 @@ impl Failure {
         }
     }
 
-    /// A client error, classed by its code; the message gets a command-line hint.
+    /// A client error, exiting by its class, its message naming flags.
     fn client(e: &burrow_client::Error, route: Route) -> Failure {
-        Failure::coded(e.code(), e.to_string(), route)
-    }
-
-    /// An error with a stable `code` and its message.
-    fn coded(code: &str, mut message: String, route: Route) -> Failure {
-        if let Some(h) = exit::hint(code, route == Route::TlsProxy) {
-            message.push_str("\nhint: ");
-            message.push_str(h);
-        }
-        Failure::new(exit::for_code(code, route != Route::Direct), message)
+        Failure::new(
+            exit::for_error(e, route != Route::Direct),
+            e.message(exit::flag).to_string(),
+        )
     }
 }
 
@@ -87,10 +79,7 @@ fn run(o: &Options) -> Result<(), Failure> {
     let config = setup::config(o)?;
     let request = setup::request(o)?;
     let route = match &config.proxy {
-        Some(p) if burrow_client::uses_proxy(&config, &request.url) => match p.scheme {
-            ProxyScheme::Https => Route::TlsProxy,
-            _ => Route::Proxy,
-        },
+        Some(_) if burrow_client::uses_proxy(&config, &request.url) => Route::Proxy,
         _ => Route::Direct,
     };
     burrow_native::block_on_local(transfer(o, config, request, route))

@@ -1,4 +1,7 @@
-//! Exit codes: one per failure class, mapped from the client's stable error `code()`.
+//! Exit codes: one per failure class, mapped from the client error's `class()`; and the
+//! flags its messages name.
+
+use burrow_client::{Class, Deadline, Error, Setting};
 
 /// Success.
 pub(crate) const OK: u8 = 0;
@@ -54,113 +57,127 @@ pub(crate) const ALL: [u8; 16] = [
     TOO_LARGE,
 ];
 
-/// The exit code for a client error `code`; `via_proxy`: the first hop was a proxy, so a
-/// failed TCP connect is the proxy's.
-pub(crate) fn for_code(code: &str, via_proxy: bool) -> u8 {
-    match code {
-        // The anchors or pins given on the command line are unusable: nothing was judged.
-        "CERT_BAD_TRUST_ANCHOR" => USAGE,
-        "CONNECT_FAILED" if via_proxy => PROXY,
-        "CONNECT_FAILED" => CONNECT,
-        "TIMEOUT_PROXY" => TIMEOUT,
-        c if c.starts_with("PROXY_") || c.starts_with("SOCKS5_") => PROXY,
-        c if c.starts_with("CERT_") || c.starts_with("OCSP_") => CERTIFICATE,
-        c if c.starts_with("TLS") => TLS,
-        c if c.starts_with("TIMEOUT_") => TIMEOUT,
-        c if c.starts_with("REDIRECT_") => REDIRECT,
-        c if c.starts_with("DECOD") || c.ends_with("CONTENT_ENCODING") => DECODING,
-        "BAD_URL" => URL,
-        "BAD_REQUEST" | "H2_INVALID_REQUEST_HEADERS" => USAGE,
-        "BODY_TOO_LARGE" => TOO_LARGE,
-        "CONNECTION_LOST" | "BODY_TRUNCATED" => RECV,
-        c if c.starts_with("HTTP") || c.starts_with("H2_") => HTTP,
-        _ => OTHER,
+/// The exit code for a client error: its class (read off the error, so a new code lands in
+/// its class by construction). `via_proxy`: the first hop was a proxy, so a failed TCP
+/// connect is the proxy's.
+pub(crate) fn for_error(e: &Error, via_proxy: bool) -> u8 {
+    match e.class() {
+        Class::Usage => USAGE,
+        Class::Url => URL,
+        Class::Connect if via_proxy => PROXY,
+        Class::Connect => CONNECT,
+        Class::Proxy => PROXY,
+        Class::Tls => TLS,
+        Class::Certificate => CERTIFICATE,
+        Class::Http => HTTP,
+        Class::Timeout => TIMEOUT,
+        Class::Redirect => REDIRECT,
+        Class::ConnectionLost => RECV,
+        Class::Decode => DECODING,
+        Class::TooLarge => TOO_LARGE,
+        Class::Platform => OTHER,
     }
 }
 
-/// What to change on the command line for an error `code` (the client's own messages name
-/// `ClientConfig` fields); `tls_proxy`: an https:// proxy's certificate was checked too.
-pub(crate) fn hint(code: &str, tls_proxy: bool) -> Option<&'static str> {
-    Some(match code {
-        "CERT_PIN_MISMATCH" => "the chain does not contain a --pin; check the pins",
-        "CERT_BAD_TRUST_ANCHOR" => {
-            "--cacert / --proxy-cacert must name PEM certificate files; --pin takes sha256/BASE64 of 32 bytes"
+/// The command line's name for each setting an error's message may name: the flag to use.
+pub(crate) fn flag(s: Setting) -> Option<&'static str> {
+    match s {
+        Setting::Trust => Some("--cacert FILE (or --insecure, for debugging only)"),
+        Setting::Pins => Some("--pin"),
+        Setting::ProxyTrust => Some("--proxy-cacert FILE"),
+        Setting::Proxy => Some("-x"),
+        Setting::NoProxy => Some("--noproxy"),
+        Setting::MaxBodyBytes => Some("--max-filesize (or 'none')"),
+        Setting::Deadline(Deadline::Connect | Deadline::Proxy | Deadline::Tls) => {
+            Some("--connect-timeout")
         }
-        c if tls_proxy && (c.starts_with("CERT_") || c.starts_with("OCSP_")) => {
-            "pass the server's CA with --cacert FILE and the https:// proxy's CA with --proxy-cacert FILE"
-        }
-        c if c.starts_with("CERT_") || c.starts_with("OCSP_") => {
-            "pass the server's CA with --cacert FILE (or --insecure to skip verification, debugging only)"
-        }
-        "PROXY_AUTH_REQUIRED" => "put user:password@ in the -x proxy URL",
-        c if c.starts_with("PROXY_") || c.starts_with("SOCKS5_") => {
-            "check -x, or bypass the proxy for this host with --noproxy"
-        }
-        "H2_INVALID_REQUEST_HEADERS" => {
-            "HTTP/2 forbids connection-specific -H headers (Connection, Keep-Alive, Upgrade, Transfer-Encoding); drop them or use --http1.1"
-        }
-        c if c.starts_with("H2_") => "try --http1.1 (or drop --http2-prior-knowledge)",
-        "TIMEOUT_CONNECT" | "TIMEOUT_PROXY" | "TIMEOUT_TLS" => "raise --connect-timeout",
-        "TIMEOUT_TOTAL" => "raise -m/--max-time",
-        "REDIRECT_LIMIT" => "raise --max-redirs",
-        "BODY_TOO_LARGE" => "raise --max-filesize (or 'none')",
-        c if c.starts_with("DECOD") || c.ends_with("CONTENT_ENCODING") => {
-            "--raw saves the coded bytes as sent"
-        }
-        _ => return None,
-    })
+        Setting::Deadline(Deadline::Total) => Some("-m/--max-time"),
+        Setting::Http1Only => Some("--http1.1"),
+        Setting::Decompress => Some("--raw"),
+        Setting::MaxRedirects => Some("--max-redirs"),
+        Setting::AllowCloseWithoutCloseNotify => Some("--allow-no-close-notify"),
+        Setting::RequireExtendedMasterSecret => Some("--require-ems"),
+        // Built in, with no flag: the header and idle deadlines, proxy pins, requiring a
+        // staple, following https -> http. Without -L nothing is followed anyway.
+        Setting::Deadline(Deadline::Headers | Deadline::Idle)
+        | Setting::ProxyPins
+        | Setting::Revocation
+        | Setting::AllowHttpsToHttp
+        | Setting::RedirectManual => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn io() -> std::io::Error {
+        std::io::Error::other("x")
+    }
+
     #[test]
     fn classes() {
-        let cases = [
-            ("CONNECT_FAILED", false, CONNECT),
-            ("CONNECT_FAILED", true, PROXY),
-            ("PROXY_AUTH_REQUIRED", false, PROXY),
-            ("PROXY_REFUSED", false, PROXY),
-            ("PROXY_PROTOCOL", false, PROXY),
-            ("PROXY_URL_INVALID", false, PROXY),
-            ("PROXY_CLOSED", false, PROXY),
-            ("SOCKS5_HOST_UNREACHABLE", true, PROXY),
-            ("SOCKS5_NO_ACCEPTABLE_METHOD", true, PROXY),
-            ("H2_PROTOCOL", false, HTTP),
-            ("H2_FLOW_CONTROL", false, HTTP),
-            ("CERT_EXPIRED", false, CERTIFICATE),
-            ("CERT_UNTRUSTED", false, CERTIFICATE),
-            ("CERT_BAD_TRUST_ANCHOR", false, USAGE),
-            ("OCSP_REVOKED", false, CERTIFICATE),
-            ("TLS_ALERT", false, TLS),
-            ("TLS12_INSECURE_RENEGOTIATION", false, TLS),
-            ("TIMEOUT_IDLE", false, TIMEOUT),
-            ("TIMEOUT_PROXY", true, TIMEOUT),
-            ("REDIRECT_LOOP", false, REDIRECT),
-            ("BAD_URL", false, URL),
-            ("BAD_REQUEST", false, USAGE),
-            ("H2_INVALID_REQUEST_HEADERS", false, USAGE),
-            ("BODY_TOO_LARGE", false, TOO_LARGE),
-            ("DECODE_FAILED", false, DECODING),
-            ("UNSUPPORTED_CONTENT_ENCODING", false, DECODING),
-            ("CONNECTION_LOST", false, RECV),
-            ("HTTP_PROTOCOL", false, HTTP),
-            ("RNG_FAILED", false, OTHER),
+        let bad_proxy = burrow_client::Proxy::parse("ftp://proxy.test").unwrap_err();
+        let cases: Vec<(Error, bool, u8)> = vec![
+            (Error::Connect(io()), false, CONNECT),
+            (Error::Connect(io()), true, PROXY),
+            (Error::Proxy(bad_proxy), false, PROXY),
+            (
+                Error::Certificate(burrow_x509::Error::Expired),
+                false,
+                CERTIFICATE,
+            ),
+            (
+                Error::TrustConfig(burrow_x509::Error::BadTrustAnchor("pem")),
+                false,
+                USAGE,
+            ),
+            (
+                Error::Certificate(burrow_x509::Error::OcspRevoked),
+                false,
+                CERTIFICATE,
+            ),
+            (Error::Tls(burrow_handshake::Error::Decode), false, TLS),
+            (Error::Timeout(Deadline::Idle), false, TIMEOUT),
+            (Error::Timeout(Deadline::Proxy), true, TIMEOUT),
+            (Error::BadUrl("x".into()), false, URL),
+            (Error::BadRequest("x"), false, USAGE),
+            (Error::BodyTooLarge { limit: 1 }, false, TOO_LARGE),
+            (
+                Error::Decode(burrow_decode::Error::Truncated { coding: "gzip" }),
+                false,
+                DECODING,
+            ),
+            (Error::Io(io()), false, RECV),
+            (Error::HttpProtocol("x"), false, HTTP),
+            (Error::Rng, false, OTHER),
         ];
-        for (code, proxy, want) in cases {
-            assert_eq!(for_code(code, proxy), want, "{code}");
+        for (e, proxy, want) in cases {
+            assert_eq!(for_error(&e, proxy), want, "{e}");
         }
     }
 
     #[test]
-    fn certificate_hints_name_cacert() {
-        assert!(hint("CERT_UNTRUSTED", false).unwrap().contains("--cacert"));
-        assert!(hint("CERT_EXPIRED", false).unwrap().contains("--cacert"));
-        assert!(hint("CERT_UNTRUSTED", true)
-            .unwrap()
-            .contains("--proxy-cacert"));
-        assert!(hint("TIMEOUT_TOTAL", false).unwrap().contains("--max-time"));
-        assert_eq!(hint("HTTP_PROTOCOL", false), None);
+    fn messages_name_flags() {
+        let untrusted = Error::Certificate(burrow_x509::Error::Untrusted);
+        assert!(untrusted
+            .message(flag)
+            .to_string()
+            .contains("--cacert FILE"));
+        let at_proxy = Error::ProxyTls(Box::new(untrusted));
+        assert!(at_proxy
+            .message(flag)
+            .to_string()
+            .contains("--proxy-cacert FILE"));
+        let total = Error::Timeout(Deadline::Total).message(flag).to_string();
+        assert!(total.contains("--max-time"), "{total}");
+        let idle = Error::Timeout(Deadline::Idle).message(flag).to_string();
+        assert_eq!(
+            idle,
+            "TIMEOUT_IDLE: the idle (between two body reads) deadline ran out"
+        );
+        for shown in [total, at_proxy.message(flag).to_string()] {
+            assert!(!shown.contains("ClientConfig"), "{shown}");
+        }
     }
 }

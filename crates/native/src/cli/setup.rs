@@ -1,6 +1,6 @@
 //! Options → `ClientConfig` and `Request` (local files read here; failures are usage errors).
 
-use burrow_client::{ClientConfig, Decompress, NoProxy, Proxy, Request, Trust};
+use burrow_client::{ClientConfig, Decompress, NoProxy, Proxy, RedirectMode, Request, Trust};
 
 use crate::args::{Data, HttpVersion, Options};
 use crate::{exit, keylog, Failure, Route};
@@ -26,7 +26,7 @@ fn proxy(url: &str) -> Result<Proxy, Failure> {
         true => url.to_string(),
         false => format!("http://{url}"),
     };
-    Proxy::parse(&url).map_err(|e| Failure::coded(e.code(), e.to_string(), Route::Proxy))
+    Proxy::parse(&url).map_err(|e| Failure::client(&burrow_client::Error::Proxy(e), Route::Proxy))
 }
 
 /// The client configuration the options describe.
@@ -74,7 +74,11 @@ pub(crate) fn config(o: &Options) -> Result<ClientConfig, Failure> {
     }
     cfg.http1_only = o.http == HttpVersion::Http11;
     cfg.http2_prior_knowledge = o.http == HttpVersion::Http2PriorKnowledge;
-    cfg.follow_redirects = o.location;
+    // curl's default: a redirect is output as it is, unless -L.
+    cfg.redirect_mode = match o.location {
+        true => RedirectMode::Follow,
+        false => RedirectMode::Manual,
+    };
     if let Some(n) = o.max_redirs {
         cfg.redirect.max_redirects = n;
     }
