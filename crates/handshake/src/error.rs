@@ -1,6 +1,6 @@
 //! The handshake's one error type, and the ONE place an error is mapped to the alert we send.
 
-use crate::profile::Unperformable;
+use crate::{CipherSuite, NamedGroup, SignatureScheme};
 use burrow_crypto::CryptoError;
 use burrow_record::{AlertDescription, RecordError};
 use core::fmt;
@@ -13,6 +13,32 @@ pub struct CertRejection {
     pub code: &'static str,
     /// The alert sent to the server.
     pub alert: AlertDescription,
+}
+
+/// A value a profile offers that burrow cannot perform: refused when the profile is used unless
+/// [`Profile::allow_unperformable`](crate::Profile::allow_unperformable) is set, and an error
+/// naming it if a server selects it ([`Error::SelectedUnperformable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unperformable {
+    /// A cipher suite (CBC, DHE, RSA key transport, …).
+    CipherSuite(CipherSuite),
+    /// A key exchange group (x448, finite-field DH, …).
+    Group(NamedGroup),
+    /// A signature scheme (ML-DSA, Ed448, brainpool, SHA-1, SHA-224, …).
+    SignatureScheme(SignatureScheme),
+    /// A protocol version in supported_versions (TLS 1.0/1.1).
+    Version(u16),
+}
+
+impl core::fmt::Display for Unperformable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::CipherSuite(s) => write!(f, "cipher suite 0x{:04x}", s.0),
+            Self::Group(g) => write!(f, "group 0x{:04x}", g.0),
+            Self::SignatureScheme(s) => write!(f, "signature scheme 0x{:04x}", s.0),
+            Self::Version(v) => write!(f, "protocol version 0x{v:04x}"),
+        }
+    }
 }
 
 /// Everything a TLS 1.3 / 1.2 client connection can fail with. `Copy`, no peer data inside.
@@ -73,7 +99,7 @@ pub enum Error {
     Misuse,
     /// The profile names a key exchange group burrow does not implement (as a key share, or
     /// in supported_groups and then chosen by the server); remove it from the profile.
-    UnsupportedGroup(crate::NamedGroup),
+    UnsupportedGroup(NamedGroup),
     /// A bug or impossible condition inside burrow.
     Internal,
     /// TLS 1.2: the server did not negotiate extended master secret (RFC 7627) and the config

@@ -4,7 +4,6 @@ use crate::suites::Suite;
 use crate::Error;
 use burrow_crypto::hash::{self, HashAlgorithm, Output};
 use burrow_crypto::{hkdf, hmac};
-use burrow_record::TrafficKeys;
 
 const ZEROS: [u8; 64] = [0u8; 64];
 
@@ -38,18 +37,13 @@ pub(crate) fn next_stage(
     Ok(hkdf::extract(h, salt.as_ref(), ikm.unwrap_or(zeros(h))))
 }
 
-/// The record keys for one traffic secret, and the raw key (for an offloading caller).
-pub(crate) fn traffic_keys(
-    suite: Suite,
-    secret: &[u8],
-    key_id: u32,
-) -> Result<(TrafficKeys, Vec<u8>), Error> {
+/// The record key and IV of one traffic secret (RFC 8446 §7.3).
+pub(crate) fn traffic_key_iv(suite: Suite, secret: &[u8]) -> Result<(Vec<u8>, [u8; 12]), Error> {
     let mut key = vec![0u8; suite.aead.key_len()];
     let mut iv = [0u8; 12];
     hkdf::expand_label(suite.hash, secret, b"key", &[], &mut key).map_err(|_| Error::Internal)?;
     hkdf::expand_label(suite.hash, secret, b"iv", &[], &mut iv).map_err(|_| Error::Internal)?;
-    let keys = TrafficKeys::new(suite.aead, &key, &iv, key_id).map_err(Error::Record)?;
-    Ok((keys, key))
+    Ok((key, iv))
 }
 
 /// HKDF-Expand-Label(secret, label, context, Hash.length).

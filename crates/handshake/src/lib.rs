@@ -49,32 +49,43 @@
 //!   secret.
 
 mod codec;
+mod config;
 mod conn;
 mod der;
+mod entropy;
 mod enums;
 mod error;
+mod event;
 mod hello;
 mod keylog;
 mod keyschedule;
 mod messages;
-mod post;
 mod profile;
+mod server_hello;
+mod signature;
 mod state;
+mod step;
 mod suites;
 mod ticket;
 mod tls12;
 mod tls12_keys;
 mod tls12_msgs;
+mod tls13;
+mod traffic;
 mod verify;
+mod wire;
 
 #[doc(hidden)]
 pub mod fuzz;
 
-pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary, TrafficKeyInfo};
+pub use config::Config;
+pub use conn::Connection;
+pub use entropy::Entropy;
 pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
-pub use error::{CertRejection, Error};
+pub use error::{CertRejection, Error, Unperformable};
+pub use event::{Event, HandshakeSummary, TrafficKeyInfo};
 pub use keylog::KeyLogEntry;
-pub use profile::{ExtensionSlot, GreasePlaces, Profile, Unperformable};
+pub use profile::{ExtensionSlot, GreasePlaces, Profile};
 pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
 

@@ -75,6 +75,8 @@ open_u8!(
         INTERNAL_ERROR = 80,
         /// user_canceled(90).
         USER_CANCELED = 90,
+        /// no_renegotiation(100), TLS 1.2 (RFC 5246 §7.2.2).
+        NO_RENEGOTIATION = 100,
         /// missing_extension(109).
         MISSING_EXTENSION = 109,
         /// unsupported_extension(110).
