@@ -3,6 +3,7 @@
 //! [`Output`](crate::step::Output), and keeps the one error path.
 
 use crate::config::Config;
+use crate::counts::Counts;
 use crate::entropy::Entropy;
 use crate::event::Event;
 use crate::keylog::KeyLogEntry;
@@ -36,6 +37,8 @@ pub struct Connection {
     /// Unix milliseconds of the current call.
     now_ms: u64,
     state: State,
+    /// What the server has sent of what it could flood us with.
+    counts: Counts,
     hs_buf: Vec<u8>,
     reported: usize,
     seal_reported: bool,
@@ -93,6 +96,7 @@ impl Connection {
             wire,
             now_ms,
             state: State::ServerHello(Box::new(start)),
+            counts: Counts::default(),
             hs_buf: Vec::new(),
             reported: 0,
             seal_reported: false,
@@ -220,6 +224,7 @@ impl Connection {
                         return Ok(Event::PeerClosed);
                     }
                     if desc == AlertDescription::USER_CANCELED && level == AlertLevel::WARNING {
+                        self.counts.warning_alert()?;
                         continue;
                     }
                     return Err(Error::PeerAlert(desc));
@@ -229,14 +234,14 @@ impl Connection {
                     self.state = state.change_cipher_spec(&mut self.wire)?;
                 }
                 ContentType::APPLICATION_DATA => {
-                    if let Some(t) = self.state.traffic13_mut() {
-                        t.saw_data();
-                    } else if !self.state.is_traffic() {
+                    if !self.state.is_traffic() {
                         return Err(Error::UnexpectedMessage);
                     }
+                    // An empty record is no progress (the record layer bounds a run of them).
                     if data.is_empty() {
                         continue;
                     }
+                    self.counts.application_data();
                     let len = data.len();
                     self.wire.reader.lend_last();
                     return Ok(Event::Plaintext(len));
@@ -261,6 +266,8 @@ impl Connection {
         }
         let raw: Vec<u8> = self.hs_buf.drain(..total).collect();
         let m = Message::new(&raw)?;
+        self.counts
+            .handshake_message(m.typ, self.state.is_traffic())?;
         self.wire.read_keys_changed = false;
         let env = Env {
             config: &self.config,

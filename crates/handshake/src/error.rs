@@ -87,8 +87,17 @@ pub enum Error {
     Record(RecordError),
     /// A key exchange failed (invalid server share).
     KeyExchange(CryptoError),
-    /// Too many KeyUpdates without application data in between.
+    /// More than [`MAX_KEY_UPDATES_IN_A_ROW`](crate::MAX_KEY_UPDATES_IN_A_ROW) KeyUpdates
+    /// without application data in between.
     KeyUpdateStorm,
+    /// More than [`MAX_TICKETS`](crate::MAX_TICKETS) NewSessionTickets on one connection.
+    TooManyTickets,
+    /// More than [`MAX_POST_HANDSHAKE_IN_A_ROW`](crate::MAX_POST_HANDSHAKE_IN_A_ROW)
+    /// post-handshake messages without application data in between.
+    TooManyPostHandshakeMessages,
+    /// More than [`MAX_WARNING_ALERTS_IN_A_ROW`](crate::MAX_WARNING_ALERTS_IN_A_ROW) warning
+    /// alerts without application data in between.
+    TooManyWarningAlerts,
     /// The server asked for a client certificate after the handshake (we never offer that).
     PostHandshakeAuth,
     /// A handshake message is larger than the budget allows.
@@ -146,6 +155,9 @@ impl Error {
             Self::Record(e) => e.code(),
             Self::KeyExchange(_) => "TLS_BAD_KEY_SHARE",
             Self::KeyUpdateStorm => "TLS_KEY_UPDATE_STORM",
+            Self::TooManyTickets => "TLS_TOO_MANY_TICKETS",
+            Self::TooManyPostHandshakeMessages => "TLS_TOO_MANY_POST_HANDSHAKE_MESSAGES",
+            Self::TooManyWarningAlerts => "TLS_TOO_MANY_WARNING_ALERTS",
             Self::PostHandshakeAuth => "TLS_POST_HANDSHAKE_AUTH",
             Self::MessageTooLarge => "TLS_MESSAGE_TOO_LARGE",
             Self::Closed => "TLS_CLOSED",
@@ -170,7 +182,10 @@ impl Error {
             Self::UnexpectedMessage
             | Self::SecondHelloRetry
             | Self::PostHandshakeAuth
-            | Self::KeyUpdateStorm => AlertDescription::UNEXPECTED_MESSAGE,
+            | Self::KeyUpdateStorm
+            | Self::TooManyTickets
+            | Self::TooManyPostHandshakeMessages
+            | Self::TooManyWarningAlerts => AlertDescription::UNEXPECTED_MESSAGE,
             Self::IllegalParameter
             | Self::UnofferedCipherSuite
             | Self::UnofferedGroup
@@ -243,7 +258,26 @@ impl fmt::Display for Error {
             Self::PeerAlert(a) => write!(f, "the server sent fatal alert {}", a.0),
             Self::Record(e) => write!(f, "record layer: {e}"),
             Self::KeyExchange(e) => write!(f, "key exchange failed: {e}"),
-            Self::KeyUpdateStorm => f.write_str("the server sent too many KeyUpdates"),
+            Self::KeyUpdateStorm => write!(
+                f,
+                "the server sent more than {} KeyUpdates without application data between them",
+                crate::limits::MAX_KEY_UPDATES_IN_A_ROW
+            ),
+            Self::TooManyTickets => write!(
+                f,
+                "the server sent more than {} NewSessionTickets on one connection",
+                crate::limits::MAX_TICKETS
+            ),
+            Self::TooManyPostHandshakeMessages => write!(
+                f,
+                "the server sent more than {} post-handshake messages without application data between them",
+                crate::limits::MAX_POST_HANDSHAKE_IN_A_ROW
+            ),
+            Self::TooManyWarningAlerts => write!(
+                f,
+                "the server sent more than {} warning alerts without application data between them",
+                crate::limits::MAX_WARNING_ALERTS_IN_A_ROW
+            ),
             Self::PostHandshakeAuth => {
                 f.write_str("the server requested client authentication after the handshake, which is not offered")
             }

@@ -47,10 +47,18 @@
 //!   KeyUpdate secrets are not logged, Wireshark derives them), TLS 1.2 the master secret
 //!   (`CLIENT_RANDOM`), also for a resumed session. Off by default; `Debug` never prints a
 //!   secret.
+//! * Every count the server controls is bounded, with a named error and the alert
+//!   `unexpected_message`: NewSessionTickets per connection ([`MAX_TICKETS`]), KeyUpdates,
+//!   post-handshake messages and warning alerts in a row without application data
+//!   ([`MAX_KEY_UPDATES_IN_A_ROW`], [`MAX_POST_HANDSHAKE_IN_A_ROW`],
+//!   [`MAX_WARNING_ALERTS_IN_A_ROW`]), TLS 1.2 HelloRequests ([`MAX_HELLO_REQUESTS`]), and in
+//!   burrow-record empty records in a row (`MAX_EMPTY_RECORDS`). Each constant says why its
+//!   number.
 
 mod codec;
 mod config;
 mod conn;
+mod counts;
 mod der;
 mod entropy;
 mod enums;
@@ -59,6 +67,7 @@ mod event;
 mod hello;
 mod keylog;
 mod keyschedule;
+mod limits;
 mod messages;
 mod profile;
 mod server_hello;
@@ -85,6 +94,10 @@ pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, Signature
 pub use error::{CertRejection, Error, Unperformable};
 pub use event::{Event, HandshakeSummary, TrafficKeyInfo};
 pub use keylog::KeyLogEntry;
+pub use limits::{
+    MAX_HELLO_REQUESTS, MAX_KEY_UPDATES_IN_A_ROW, MAX_POST_HANDSHAKE_IN_A_ROW, MAX_TICKETS,
+    MAX_WARNING_ALERTS_IN_A_ROW,
+};
 pub use profile::{ExtensionSlot, GreasePlaces, Profile};
 pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};

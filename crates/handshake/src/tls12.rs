@@ -13,7 +13,7 @@
 //! its tickets are dropped and a resumption without EMS is refused (RFC 7627 §5.3, the triple
 //! handshake needs resumption); renegotiation_info must be present and empty; HelloRequest is
 //! ignored during the handshake and answered with a `no_renegotiation` warning afterwards (the
-//! connection stays up; more than `MAX_HELLO_REQUESTS` of them is an `unexpected_message` error);
+//! connection stays up; more than [`MAX_HELLO_REQUESTS`](crate::MAX_HELLO_REQUESTS) of them is an `unexpected_message` error);
 //! no renegotiation ever.
 
 use crate::event::{Event, HandshakeSummary};
@@ -749,6 +749,6 @@ impl ExpectFinished {
                 ems: self.hello.ems,
             }));
         }
-        Ok(Traffic12::new())
+        Ok(Traffic12)
     }
 }

@@ -11,12 +11,6 @@ use crate::{Error, HandshakeType, Ticket};
 use burrow_crypto::{hash, hkdf};
 use burrow_record::AlertDescription;
 
-/// Most KeyUpdates accepted in a row without application data between them.
-pub(crate) const MAX_KEY_UPDATES_IN_A_ROW: u32 = 16;
-
-/// TLS 1.2: HelloRequests answered with `no_renegotiation` before the connection is failed.
-pub(crate) const MAX_HELLO_REQUESTS: u32 = 4;
-
 /// TLS 1.3 application traffic.
 pub(crate) struct Traffic13 {
     suite: Suite,
@@ -25,7 +19,6 @@ pub(crate) struct Traffic13 {
     exporter_master: Vec<u8>,
     resumption_master: Vec<u8>,
     alpn: Option<Vec<u8>>,
-    key_updates_in_a_row: u32,
 }
 
 impl Traffic13 {
@@ -44,7 +37,6 @@ impl Traffic13 {
             exporter_master,
             resumption_master,
             alpn,
-            key_updates_in_a_row: 0,
         }
     }
 
@@ -80,10 +72,6 @@ impl Traffic13 {
             }
             HandshakeType::KEY_UPDATE => {
                 let requested = messages::key_update(m.body)?;
-                self.key_updates_in_a_row = self.key_updates_in_a_row.saturating_add(1);
-                if self.key_updates_in_a_row > MAX_KEY_UPDATES_IN_A_ROW {
-                    return Err(Error::KeyUpdateStorm);
-                }
                 self.server_secret = ks::next_traffic_secret(self.suite.hash, &self.server_secret)?;
                 out.read_secret(self.suite, &self.server_secret)?;
                 if requested {
@@ -94,11 +82,6 @@ impl Traffic13 {
             _ => return Err(Error::UnexpectedMessage),
         }
         Ok(())
-    }
-
-    /// Application data arrived: the KeyUpdate run is broken.
-    pub(crate) fn saw_data(&mut self) {
-        self.key_updates_in_a_row = 0;
     }
 
     /// Sends a KeyUpdate and switches our write keys.
@@ -128,22 +111,13 @@ impl Traffic13 {
 }
 
 /// TLS 1.2 application traffic.
-pub(crate) struct Traffic12 {
-    hello_requests: u32,
-}
+pub(crate) struct Traffic12;
 
 impl Traffic12 {
-    pub(crate) fn new() -> Self {
-        Self { hello_requests: 0 }
-    }
-
-    /// Post-handshake messages: only HelloRequest exists, and renegotiation is refused.
+    /// Post-handshake messages: only HelloRequest exists, and renegotiation is refused (the
+    /// driver bounds how many, `MAX_HELLO_REQUESTS`).
     pub(crate) fn handle(&mut self, m: Message<'_>, out: &mut dyn Output) -> Result<(), Error> {
         if m.typ != HandshakeType::HELLO_REQUEST || !m.body.is_empty() {
-            return Err(Error::UnexpectedMessage);
-        }
-        self.hello_requests = self.hello_requests.saturating_add(1);
-        if self.hello_requests > MAX_HELLO_REQUESTS {
             return Err(Error::UnexpectedMessage);
         }
         out.send_warning(AlertDescription::NO_RENEGOTIATION)
