@@ -3,8 +3,10 @@
 use crate::{Error, Profile};
 use burrow_crypto::kx::Group;
 
-/// The randomness a connection needs, drawn by the caller (the core draws none).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The randomness a connection needs, drawn by the caller (the core draws none). The key share
+/// seeds are private keys: `Debug` leaves them out, and the connection wipes its copy once the
+/// key shares are made.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Entropy {
     /// ClientHello.random.
     pub client_random: [u8; 32],
@@ -97,5 +99,14 @@ impl Entropy {
             permutation,
             ech_grease,
         })
+    }
+}
+
+impl core::fmt::Debug for Entropy {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Entropy")
+            .field("client_random", &self.client_random)
+            .field("key_share_seeds", &self.key_share_seeds.len())
+            .finish_non_exhaustive()
     }
 }

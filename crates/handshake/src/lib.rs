@@ -47,6 +47,11 @@
 //!   KeyUpdate secrets are not logged, Wireshark derives them), TLS 1.2 the master secret
 //!   (`CLIENT_RANDOM`), also for a resumed session. Off by default; `Debug` never prints a
 //!   secret.
+//! * Secrets are wiped: the key schedule's secrets (TLS 1.3 early, handshake, master, traffic,
+//!   exporter, resumption; TLS 1.2 pre-master, master and key block), PSKs and key share seeds
+//!   are held from derivation to drop in a type that zeroes them on drop (`zeroize`). What the
+//!   caller asked for ([`KeyLogEntry`], an offloaded [`TrafficKeyInfo`]) is the caller's to
+//!   wipe.
 //! * Every count the server controls is bounded, with a named error and the alert
 //!   `unexpected_message`: NewSessionTickets per connection ([`MAX_TICKETS`]), KeyUpdates,
 //!   post-handshake messages and warning alerts in a row without application data
@@ -70,6 +75,7 @@ mod keyschedule;
 mod limits;
 mod messages;
 mod profile;
+mod secret;
 mod server_hello;
 mod signature;
 mod state;

@@ -6,6 +6,7 @@ use crate::hello::{self, HelloInput, HelloShape, PskOffer};
 use crate::keyschedule as ks;
 use crate::messages::{self, ServerHello};
 use crate::profile::ExtensionSlot;
+use crate::secret::Secret;
 use crate::step::{Env, Message, Output};
 use crate::suites::{self, Suite};
 use crate::tls12::{self, Start12, Tls12};
@@ -13,13 +14,15 @@ use crate::tls13::{self, Psk, Start13, Tls13};
 use crate::{Error, ExtensionType, HandshakeType, NamedGroup, Ticket, Unperformable};
 use burrow_crypto::hash::{self, Context};
 use burrow_crypto::kx::{Group, KeyShare};
+use zeroize::Zeroize;
 
 /// Waiting for ServerHello (or HelloRetryRequest).
 pub(crate) struct ExpectServerHello {
     random: [u8; 32],
     session_id: Vec<u8>,
     shares: Vec<KeyShare>,
-    retry_seed: Vec<u8>,
+    /// The seed of a key share a HelloRetryRequest may ask for.
+    retry_seed: Secret,
     shape: HelloShape,
     /// The last ClientHello sent.
     client_hello: Vec<u8>,
@@ -42,9 +45,10 @@ pub(crate) enum AfterServerHello {
 }
 
 impl ExpectServerHello {
-    /// Builds and sends the first ClientHello.
+    /// Builds and sends the first ClientHello. The key share seeds in `entropy` are wiped once
+    /// the shares are made.
     pub(crate) fn start(
-        entropy: Entropy,
+        mut entropy: Entropy,
         env: Env<'_>,
         out: &mut dyn Output,
     ) -> Result<Self, Error> {
@@ -58,6 +62,12 @@ impl ExpectServerHello {
             let group = Group::from_codepoint(g.0).ok_or(Error::UnsupportedGroup(*g))?;
             shares.push(KeyShare::from_seed(group, seed).map_err(|_| Error::Misuse)?);
         }
+        entropy
+            .key_share_seeds
+            .iter_mut()
+            .for_each(Zeroize::zeroize);
+        let retry_seed = Secret::copy_of(&entropy.retry_seed);
+        entropy.retry_seed.zeroize();
         let offered_to_this_server = |t: &&Ticket| {
             t.is_usable(env.now_ms)
                 && profile.cipher_suites.contains(&t.suite)
@@ -66,11 +76,10 @@ impl ExpectServerHello {
         let psk = match config.resumption.as_ref().filter(offered_to_this_server) {
             Some(t) if !t.tls12 => {
                 let suite = suites::lookup(t.suite).ok_or(Error::Misuse)?;
-                let early = ks::early_secret(suite.hash, Some(&t.psk));
                 Some(Psk {
                     ticket: t.clone(),
                     suite,
-                    early_secret: early.as_ref().to_vec(),
+                    early_secret: ks::early_secret(suite.hash, Some(&t.psk)),
                 })
             }
             _ => None,
@@ -101,7 +110,7 @@ impl ExpectServerHello {
             random: entropy.client_random,
             session_id,
             shares,
-            retry_seed: entropy.retry_seed,
+            retry_seed,
             shape,
             client_hello: Vec::new(),
             retry: None,
@@ -294,7 +303,7 @@ fn write_binder(
     let th = prefix.finish();
     let empty = hash::digest(h, &[]);
     let binder_key = ks::derive(h, &p.early_secret, b"res binder", empty.as_ref())?;
-    let binder = ks::finished_mac(h, binder_key.as_ref(), th.as_ref())?;
+    let binder = ks::finished_mac(h, &binder_key, th.as_ref())?;
     let at = ch
         .len()
         .checked_sub(h.output_len())

@@ -21,6 +21,7 @@ use crate::hello;
 use crate::keylog::KeyLogEntry;
 use crate::messages::{self, ServerHello};
 use crate::profile::ExtensionSlot;
+use crate::secret::Secret;
 use crate::signature;
 use crate::step::{Env, KeyMaterial, Message, Output, Progress};
 use crate::suites::{self, Suite12};
@@ -38,7 +39,7 @@ pub(crate) struct Start12 {
     pub(crate) client_random: [u8; 32],
     pub(crate) client_hello: Vec<u8>,
     pub(crate) shares: Vec<KeyShare>,
-    pub(crate) retry_seed: Vec<u8>,
+    pub(crate) retry_seed: Secret,
     pub(crate) hello_retry: bool,
     pub(crate) session_id: Vec<u8>,
     /// A TLS 1.2 ticket offered in the ClientHello.
@@ -155,13 +156,13 @@ struct CertificateExpectations {
 /// cover.
 struct OurShares {
     shares: Vec<KeyShare>,
-    retry_seed: Vec<u8>,
+    retry_seed: Secret,
 }
 
 /// The ECDHE exchange done: the pre-master secret and the public key we send.
 struct KeyExchange12 {
     group: NamedGroup,
-    pre_master: Vec<u8>,
+    pre_master: Secret,
     our_public: Vec<u8>,
 }
 
@@ -258,7 +259,10 @@ fn resume(
     if hello.alpn.is_some() && t.alpn.is_some() && hello.alpn != t.alpn {
         return Err(Error::IllegalParameter);
     }
-    let master: [u8; 48] = t.psk.as_slice().try_into().map_err(|_| Error::Misuse)?;
+    if t.psk.len() != 48 {
+        return Err(Error::Misuse);
+    }
+    let master = t.psk.clone();
     out.log_secret(KeyLogEntry::CLIENT_RANDOM, &master);
     let kb = keys::key_block(
         hello.suite,
@@ -545,7 +549,7 @@ impl OurShares {
         let shared = mine.complete(point).map_err(Error::KeyExchange)?;
         Ok(KeyExchange12 {
             group,
-            pre_master: shared.as_ref().to_vec(),
+            pre_master: Secret::copy_of(shared.as_ref()),
             our_public: mine.public_key().to_vec(),
         })
     }
@@ -640,7 +644,7 @@ impl ExpectHelloDone {
 pub(crate) struct ExpectChangeCipherSpec {
     hello: Hello12,
     transcript: Context,
-    master: [u8; 48],
+    master: Secret,
     /// The server's keys, in force from the record after its ChangeCipherSpec.
     server_keys: TrafficKeys,
     kind: Kind12,
@@ -682,7 +686,7 @@ impl ExpectChangeCipherSpec {
 pub(crate) struct ExpectFinished {
     hello: Hello12,
     transcript: Context,
-    master: [u8; 48],
+    master: Secret,
     kind: Kind12,
     new_ticket: Option<(u32, Vec<u8>)>,
 }
@@ -737,7 +741,7 @@ impl ExpectFinished {
             };
             out.emit(Event::NewSessionTicket(Ticket {
                 suite: suite.id,
-                psk: self.master.to_vec(),
+                psk: self.master.clone(),
                 ticket,
                 age_add: 0,
                 lifetime_s,

@@ -12,6 +12,7 @@ use crate::keylog::KeyLogEntry;
 use crate::keyschedule as ks;
 use crate::messages::{self, ServerHello};
 use crate::profile::ExtensionSlot;
+use crate::secret::Secret;
 use crate::signature;
 use crate::step::{Env, Message, Output, Progress};
 use crate::suites::Suite;
@@ -25,7 +26,7 @@ use burrow_crypto::kx::KeyShare;
 pub(crate) struct Psk {
     pub(crate) ticket: Ticket,
     pub(crate) suite: Suite,
-    pub(crate) early_secret: Vec<u8>,
+    pub(crate) early_secret: Secret,
 }
 
 /// What the ClientHello step hands over when the server picks TLS 1.3.
@@ -107,9 +108,9 @@ impl Tls13 {
 struct Handshake {
     suite: Suite,
     transcript: Context,
-    handshake_secret: Vec<u8>,
-    client_hs: Vec<u8>,
-    server_hs: Vec<u8>,
+    handshake_secret: Secret,
+    client_hs: Secret,
+    server_hs: Secret,
 }
 
 /// Whether early data was offered and, after EncryptedExtensions, accepted.
@@ -209,27 +210,19 @@ pub(crate) fn enter(
             }
             (p.early_secret, Some(p.ticket))
         }
-        _ => (ks::early_secret(h, None).as_ref().to_vec(), None),
+        _ => (ks::early_secret(h, None), None),
     };
     let early_data_offered = psk_selected && start.early_data_offered;
     let client_early = if early_data_offered {
         let ch_hash = hash::digest(h, &start.client_hello);
-        Some(
-            ks::derive(h, &early, b"c e traffic", ch_hash.as_ref())?
-                .as_ref()
-                .to_vec(),
-        )
+        Some(ks::derive(h, &early, b"c e traffic", ch_hash.as_ref())?)
     } else {
         None
     };
     let hs_secret = ks::next_stage(h, &early, Some(shared.as_ref()))?;
     let th = transcript.clone().finish();
-    let client_hs = ks::derive(h, hs_secret.as_ref(), b"c hs traffic", th.as_ref())?
-        .as_ref()
-        .to_vec();
-    let server_hs = ks::derive(h, hs_secret.as_ref(), b"s hs traffic", th.as_ref())?
-        .as_ref()
-        .to_vec();
+    let client_hs = ks::derive(h, &hs_secret, b"c hs traffic", th.as_ref())?;
+    let server_hs = ks::derive(h, &hs_secret, b"s hs traffic", th.as_ref())?;
     if let Some(early) = &client_early {
         out.log_secret(KeyLogEntry::CLIENT_EARLY_TRAFFIC_SECRET, early);
     }
@@ -247,7 +240,7 @@ pub(crate) fn enter(
             hs: Handshake {
                 suite,
                 transcript,
-                handshake_secret: hs_secret.as_ref().to_vec(),
+                handshake_secret: hs_secret,
                 client_hs,
                 server_hs,
             },
@@ -590,24 +583,16 @@ impl ExpectFinished {
         self.hs.transcript.update(m.raw);
         let th = self.hs.transcript.clone().finish();
         let master = ks::next_stage(h, &self.hs.handshake_secret, None)?;
-        let client_ap = ks::derive(h, master.as_ref(), b"c ap traffic", th.as_ref())?
-            .as_ref()
-            .to_vec();
-        let server_ap = ks::derive(h, master.as_ref(), b"s ap traffic", th.as_ref())?
-            .as_ref()
-            .to_vec();
-        let exporter = ks::derive(h, master.as_ref(), b"exp master", th.as_ref())?
-            .as_ref()
-            .to_vec();
+        let client_ap = ks::derive(h, &master, b"c ap traffic", th.as_ref())?;
+        let server_ap = ks::derive(h, &master, b"s ap traffic", th.as_ref())?;
+        let exporter = ks::derive(h, &master, b"exp master", th.as_ref())?;
         out.log_secret(KeyLogEntry::CLIENT_TRAFFIC_SECRET_0, &client_ap);
         out.log_secret(KeyLogEntry::SERVER_TRAFFIC_SECRET_0, &server_ap);
         out.log_secret(KeyLogEntry::EXPORTER_SECRET, &exporter);
         out.read_secret(suite, &server_ap)?;
         self.send_client_flight(env, out)?;
         let th = self.hs.transcript.clone().finish();
-        let resumption = ks::derive(h, master.as_ref(), b"res master", th.as_ref())?
-            .as_ref()
-            .to_vec();
+        let resumption = ks::derive(h, &master, b"res master", th.as_ref())?;
         out.write_secret(suite, &client_ap)?;
         let n = self.negotiated;
         out.emit(Event::HandshakeDone(HandshakeSummary {

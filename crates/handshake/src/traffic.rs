@@ -5,6 +5,7 @@
 use crate::event::Event;
 use crate::keyschedule as ks;
 use crate::messages;
+use crate::secret::Secret;
 use crate::step::{Env, Message, Output};
 use crate::suites::Suite;
 use crate::{Error, HandshakeType, Ticket};
@@ -14,20 +15,20 @@ use burrow_record::AlertDescription;
 /// TLS 1.3 application traffic.
 pub(crate) struct Traffic13 {
     suite: Suite,
-    client_secret: Vec<u8>,
-    server_secret: Vec<u8>,
-    exporter_master: Vec<u8>,
-    resumption_master: Vec<u8>,
+    client_secret: Secret,
+    server_secret: Secret,
+    exporter_master: Secret,
+    resumption_master: Secret,
     alpn: Option<Vec<u8>>,
 }
 
 impl Traffic13 {
     pub(crate) fn new(
         suite: Suite,
-        client_secret: Vec<u8>,
-        server_secret: Vec<u8>,
-        exporter_master: Vec<u8>,
-        resumption_master: Vec<u8>,
+        client_secret: Secret,
+        server_secret: Secret,
+        exporter_master: Secret,
+        resumption_master: Secret,
         alpn: Option<Vec<u8>>,
     ) -> Self {
         Self {
@@ -105,7 +106,7 @@ impl Traffic13 {
         let empty = hash::digest(h, &[]);
         let secret = ks::derive(h, &self.exporter_master, label, empty.as_ref())?;
         let ctx_hash = hash::digest(h, context);
-        hkdf::expand_label(h, secret.as_ref(), b"exporter", ctx_hash.as_ref(), out)
+        hkdf::expand_label(h, &secret, b"exporter", ctx_hash.as_ref(), out)
             .map_err(|_| Error::Misuse)
     }
 }
