@@ -109,4 +109,4 @@ pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
 
 pub use burrow_crypto::aead::AeadAlgorithm;
-pub use burrow_record::{AlertDescription, OpenJob, RecordError, SealJob};
+pub use burrow_record::{AlertDescription, OpenJob, ProtocolVersion, RecordError, SealJob};
