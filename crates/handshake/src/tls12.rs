@@ -263,13 +263,7 @@ fn resume(
         return Err(Error::Misuse);
     }
     let master = t.psk.clone();
-    out.log_secret(KeyLogEntry::CLIENT_RANDOM, &master);
-    let kb = keys::key_block(
-        hello.suite,
-        &master,
-        &hello.client_random,
-        &hello.server_random,
-    )?;
+    let kb = key_block(out, &hello, &master)?;
     let server_keys = make_keys(out, &hello, &kb, true)?;
     let our_keys = make_keys(out, &hello, &kb, false)?;
     Ok(Tls12::ChangeCipherSpec(Box::new(ExpectChangeCipherSpec {
@@ -284,6 +278,17 @@ fn resume(
         },
         new_ticket: None,
     })))
+}
+
+/// The master secret is known: into the key log (when asked for), then the key block.
+fn key_block(out: &mut dyn Output, hello: &Hello12, master: &Secret) -> Result<KeyBlock, Error> {
+    out.log_secret(KeyLogEntry::CLIENT_RANDOM, master);
+    keys::key_block(
+        hello.suite,
+        master,
+        &hello.client_random,
+        &hello.server_random,
+    )
 }
 
 /// One direction's record keys from the key block (announced to an offloading caller).
@@ -611,13 +616,7 @@ impl ExpectHelloDone {
             &hello.client_random,
             &hello.server_random,
         )?;
-        out.log_secret(KeyLogEntry::CLIENT_RANDOM, &master);
-        let kb = keys::key_block(
-            hello.suite,
-            &master,
-            &hello.client_random,
-            &hello.server_random,
-        )?;
+        let kb = key_block(out, hello, &master)?;
         let ours = make_keys(out, hello, &kb, false)?;
         out.send_change_cipher_spec(ours)?;
         let server_keys = make_keys(out, hello, &kb, true)?;
