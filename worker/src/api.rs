@@ -364,7 +364,7 @@ fn ocsp_name(s: &StapleStatus) -> &'static str {
 
 /// The IANA name of a suite, or "unknown".
 pub fn suite_name(code: u16) -> &'static str {
-    burrow_client::suite_name(code).unwrap_or("unknown")
+    burrow_client::CipherSuite(code).name().unwrap_or("unknown")
 }
 
 /// The IANA name of a key exchange group, "none" (no key exchange) or "unknown".
@@ -372,7 +372,7 @@ pub fn group_name(code: u16) -> &'static str {
     if code == 0 {
         return "none";
     }
-    burrow_client::group_name(code).unwrap_or("unknown")
+    burrow_client::NamedGroup(code).name().unwrap_or("unknown")
 }
 
 fn meta_value(r: &Response<WorkerNet>) -> JsValue {

@@ -48,15 +48,13 @@ pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
 pub use offload::{CryptoOffload, InlineOffload, LocalFuture, Offload, OffloadCounts, RecordKey};
 pub use profile::{HttpProfile, PseudoHeader};
-pub use tls::{
-    group_name, suite_name, CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream,
-    MAX_CACHED_TICKETS,
-};
+pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 
-/// Re-exported from burrow-handshake: the ClientHello profile.
-pub use burrow_handshake::Profile;
+/// Re-exported from burrow-handshake: the ClientHello profile, and the registries whose code
+/// points [`TlsInfo`] reports (`CipherSuite(info.cipher_suite).name()`).
+pub use burrow_handshake::{CipherSuite, NamedGroup, Profile, ProtocolVersion};
 /// Re-exported from burrow-x509: the revocation policy, the staple verdict, and why a
 /// certificate was rejected ([`Error::Certificate`]).
 pub use burrow_x509::{Error as CertificateError, Revocation, StapleStatus};

@@ -129,35 +129,6 @@ pub struct TlsInfo {
     pub stapled_ocsp: Option<Vec<u8>>,
 }
 
-/// The IANA name of a cipher suite burrow can negotiate.
-pub fn suite_name(code: u16) -> Option<&'static str> {
-    Some(match code {
-        0x1301 => "TLS_AES_128_GCM_SHA256",
-        0x1302 => "TLS_AES_256_GCM_SHA384",
-        0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
-        0xc02b => "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
-        0xc02c => "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
-        0xc02f => "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-        0xc030 => "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-        0xcca8 => "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
-        0xcca9 => "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
-        _ => return None,
-    })
-}
-
-/// The IANA name of a key exchange group.
-pub fn group_name(code: u16) -> Option<&'static str> {
-    Some(match code {
-        0x0017 => "secp256r1",
-        0x0018 => "secp384r1",
-        0x0019 => "secp521r1",
-        0x001d => "x25519",
-        0x001e => "x448",
-        0x11ec => "X25519MLKEM768",
-        _ => return None,
-    })
-}
-
 /// Most servers whose session ticket a client keeps; beyond it the cache starts over.
 pub const MAX_CACHED_TICKETS: usize = 256;
 

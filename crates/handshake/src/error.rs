@@ -1,6 +1,6 @@
 //! The handshake's one error type, and the ONE place an error is mapped to the alert we send.
 
-use crate::profile::Unperformable;
+use crate::{CipherSuite, NamedGroup, SignatureScheme};
 use burrow_crypto::CryptoError;
 use burrow_record::{AlertDescription, RecordError};
 use core::fmt;
@@ -13,6 +13,32 @@ pub struct CertRejection {
     pub code: &'static str,
     /// The alert sent to the server.
     pub alert: AlertDescription,
+}
+
+/// A value a profile offers that burrow cannot perform: refused when the profile is used unless
+/// [`Profile::allow_unperformable`](crate::Profile::allow_unperformable) is set, and an error
+/// naming it if a server selects it ([`Error::SelectedUnperformable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unperformable {
+    /// A cipher suite (CBC, DHE, RSA key transport, …).
+    CipherSuite(CipherSuite),
+    /// A key exchange group (x448, finite-field DH, …).
+    Group(NamedGroup),
+    /// A signature scheme (ML-DSA, Ed448, brainpool, SHA-1, SHA-224, …).
+    SignatureScheme(SignatureScheme),
+    /// A protocol version in supported_versions (TLS 1.0/1.1).
+    Version(u16),
+}
+
+impl core::fmt::Display for Unperformable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::CipherSuite(s) => write!(f, "cipher suite 0x{:04x}", s.0),
+            Self::Group(g) => write!(f, "group 0x{:04x}", g.0),
+            Self::SignatureScheme(s) => write!(f, "signature scheme 0x{:04x}", s.0),
+            Self::Version(v) => write!(f, "protocol version 0x{v:04x}"),
+        }
+    }
 }
 
 /// Everything a TLS 1.3 / 1.2 client connection can fail with. `Copy`, no peer data inside.
@@ -61,8 +87,17 @@ pub enum Error {
     Record(RecordError),
     /// A key exchange failed (invalid server share).
     KeyExchange(CryptoError),
-    /// Too many KeyUpdates without application data in between.
+    /// More than [`MAX_KEY_UPDATES_IN_A_ROW`](crate::MAX_KEY_UPDATES_IN_A_ROW) KeyUpdates
+    /// without application data in between.
     KeyUpdateStorm,
+    /// More than [`MAX_TICKETS`](crate::MAX_TICKETS) NewSessionTickets on one connection.
+    TooManyTickets,
+    /// More than [`MAX_POST_HANDSHAKE_IN_A_ROW`](crate::MAX_POST_HANDSHAKE_IN_A_ROW)
+    /// post-handshake messages without application data in between.
+    TooManyPostHandshakeMessages,
+    /// More than [`MAX_WARNING_ALERTS_IN_A_ROW`](crate::MAX_WARNING_ALERTS_IN_A_ROW) warning
+    /// alerts without application data in between.
+    TooManyWarningAlerts,
     /// The server asked for a client certificate after the handshake (we never offer that).
     PostHandshakeAuth,
     /// A handshake message is larger than the budget allows.
@@ -73,7 +108,7 @@ pub enum Error {
     Misuse,
     /// The profile names a key exchange group burrow does not implement (as a key share, or
     /// in supported_groups and then chosen by the server); remove it from the profile.
-    UnsupportedGroup(crate::NamedGroup),
+    UnsupportedGroup(NamedGroup),
     /// A bug or impossible condition inside burrow.
     Internal,
     /// TLS 1.2: the server did not negotiate extended master secret (RFC 7627) and the config
@@ -120,6 +155,9 @@ impl Error {
             Self::Record(e) => e.code(),
             Self::KeyExchange(_) => "TLS_BAD_KEY_SHARE",
             Self::KeyUpdateStorm => "TLS_KEY_UPDATE_STORM",
+            Self::TooManyTickets => "TLS_TOO_MANY_TICKETS",
+            Self::TooManyPostHandshakeMessages => "TLS_TOO_MANY_POST_HANDSHAKE_MESSAGES",
+            Self::TooManyWarningAlerts => "TLS_TOO_MANY_WARNING_ALERTS",
             Self::PostHandshakeAuth => "TLS_POST_HANDSHAKE_AUTH",
             Self::MessageTooLarge => "TLS_MESSAGE_TOO_LARGE",
             Self::Closed => "TLS_CLOSED",
@@ -144,7 +182,10 @@ impl Error {
             Self::UnexpectedMessage
             | Self::SecondHelloRetry
             | Self::PostHandshakeAuth
-            | Self::KeyUpdateStorm => AlertDescription::UNEXPECTED_MESSAGE,
+            | Self::KeyUpdateStorm
+            | Self::TooManyTickets
+            | Self::TooManyPostHandshakeMessages
+            | Self::TooManyWarningAlerts => AlertDescription::UNEXPECTED_MESSAGE,
             Self::IllegalParameter
             | Self::UnofferedCipherSuite
             | Self::UnofferedGroup
@@ -217,7 +258,26 @@ impl fmt::Display for Error {
             Self::PeerAlert(a) => write!(f, "the server sent fatal alert {}", a.0),
             Self::Record(e) => write!(f, "record layer: {e}"),
             Self::KeyExchange(e) => write!(f, "key exchange failed: {e}"),
-            Self::KeyUpdateStorm => f.write_str("the server sent too many KeyUpdates"),
+            Self::KeyUpdateStorm => write!(
+                f,
+                "the server sent more than {} KeyUpdates without application data between them",
+                crate::limits::MAX_KEY_UPDATES_IN_A_ROW
+            ),
+            Self::TooManyTickets => write!(
+                f,
+                "the server sent more than {} NewSessionTickets on one connection",
+                crate::limits::MAX_TICKETS
+            ),
+            Self::TooManyPostHandshakeMessages => write!(
+                f,
+                "the server sent more than {} post-handshake messages without application data between them",
+                crate::limits::MAX_POST_HANDSHAKE_IN_A_ROW
+            ),
+            Self::TooManyWarningAlerts => write!(
+                f,
+                "the server sent more than {} warning alerts without application data between them",
+                crate::limits::MAX_WARNING_ALERTS_IN_A_ROW
+            ),
             Self::PostHandshakeAuth => {
                 f.write_str("the server requested client authentication after the handshake, which is not offered")
             }

@@ -2,7 +2,7 @@
 
 use crate::codec::{handshake_message, put_u16, put_vec};
 use crate::profile::ExtensionSlot;
-use crate::{Entropy, Error, ExtensionType, HandshakeType, Profile};
+use crate::{Error, ExtensionType, HandshakeType, Profile};
 use burrow_crypto::kx::KeyShare;
 
 /// The GREASE values of one connection, one per place (RFC 8701), kept for a retry.
@@ -48,11 +48,18 @@ pub(crate) struct HelloShape {
 }
 
 impl HelloShape {
-    pub(crate) fn new(p: &Profile, e: &Entropy) -> Result<Self, Error> {
+    /// From the entropy drawn for them: one byte per GREASE place, two per permuted slot and
+    /// the ECH GREASE bytes (each empty when the profile does not use it).
+    pub(crate) fn new(
+        p: &Profile,
+        grease_seed: &[u8],
+        permutation_seed: &[u8],
+        ech_seed: &[u8],
+    ) -> Result<Self, Error> {
         let mut grease = GreaseValues::default();
         if p.grease.any() {
             let g = |i: usize| {
-                e.grease
+                grease_seed
                     .get(i)
                     .copied()
                     .map(grease_value)
@@ -73,10 +80,10 @@ impl HelloShape {
         }
         let mut order = p.extension_order.clone();
         if p.permute_extensions {
-            permute(&mut order, &e.permutation)?;
+            permute(&mut order, permutation_seed)?;
         }
         let ech_grease = if p.ech_grease {
-            Some(ech_grease_body(&e.ech_grease)?)
+            Some(ech_grease_body(ech_seed)?)
         } else {
             None
         };
@@ -248,6 +255,9 @@ fn list16(items: impl Iterator<Item = u16>, width: usize) -> Result<Vec<u8>, Err
     Ok(out)
 }
 
+/// One extension's type and body, `None` when the slot sends nothing for this hello. Longer
+/// than a function should be because it is a table: one short arm per extension slot, kept
+/// together so the ClientHello's contents read in one place.
 fn extension(inp: &HelloInput<'_>, slot: ExtensionSlot) -> Result<Option<(u16, Vec<u8>)>, Error> {
     use ExtensionSlot as S;
     let p = inp.profile;
@@ -455,6 +465,7 @@ pub(crate) fn offered(p: &Profile, slot: ExtensionSlot) -> bool {
 )]
 mod tests {
     use super::*;
+    use crate::Entropy;
 
     /// Extension types of a built ClientHello message.
     fn types(m: &[u8]) -> Vec<u16> {
@@ -481,7 +492,7 @@ mod tests {
                 .map(|i| u8::try_from(i % 251).unwrap() ^ seed)
                 .collect();
             let e = Entropy::from_pool(&p, &pool).unwrap();
-            let shape = HelloShape::new(&p, &e).unwrap();
+            let shape = HelloShape::new(&p, &e.grease, &e.permutation, &e.ech_grease).unwrap();
             let inp = HelloInput {
                 profile: &p,
                 random: &[1; 32],

@@ -1,10 +1,10 @@
-//! The TLS 1.3 key schedule (RFC 8446 §7).
+//! The TLS 1.3 key schedule (RFC 8446 §7). Every secret it returns is a [`Secret`].
 
+use crate::secret::Secret;
 use crate::suites::Suite;
 use crate::Error;
 use burrow_crypto::hash::{self, HashAlgorithm, Output};
 use burrow_crypto::{hkdf, hmac};
-use burrow_record::TrafficKeys;
 
 const ZEROS: [u8; 64] = [0u8; 64];
 
@@ -13,8 +13,8 @@ fn zeros(h: HashAlgorithm) -> &'static [u8] {
 }
 
 /// Early Secret = HKDF-Extract(0, PSK or 0).
-pub(crate) fn early_secret(h: HashAlgorithm, psk: Option<&[u8]>) -> Output {
-    hkdf::extract(h, zeros(h), psk.unwrap_or(zeros(h)))
+pub(crate) fn early_secret(h: HashAlgorithm, psk: Option<&[u8]>) -> Secret {
+    Secret::from(hkdf::extract(h, zeros(h), psk.unwrap_or(zeros(h))))
 }
 
 /// Derive-Secret.
@@ -23,8 +23,10 @@ pub(crate) fn derive(
     secret: &[u8],
     label: &[u8],
     transcript_hash: &[u8],
-) -> Result<Output, Error> {
-    hkdf::try_derive_secret(h, secret, label, transcript_hash).map_err(|_| Error::Internal)
+) -> Result<Secret, Error> {
+    hkdf::try_derive_secret(h, secret, label, transcript_hash)
+        .map(Secret::from)
+        .map_err(|_| Error::Internal)
 }
 
 /// The next stage: HKDF-Extract(Derive-Secret(prev, "derived", ""), ikm or 0).
@@ -32,24 +34,24 @@ pub(crate) fn next_stage(
     h: HashAlgorithm,
     prev: &[u8],
     ikm: Option<&[u8]>,
-) -> Result<Output, Error> {
+) -> Result<Secret, Error> {
     let empty = hash::digest(h, &[]);
     let salt = derive(h, prev, b"derived", empty.as_ref())?;
-    Ok(hkdf::extract(h, salt.as_ref(), ikm.unwrap_or(zeros(h))))
+    Ok(Secret::from(hkdf::extract(
+        h,
+        &salt,
+        ikm.unwrap_or(zeros(h)),
+    )))
 }
 
-/// The record keys for one traffic secret, and the raw key (for an offloading caller).
-pub(crate) fn traffic_keys(
-    suite: Suite,
-    secret: &[u8],
-    key_id: u32,
-) -> Result<(TrafficKeys, Vec<u8>), Error> {
-    let mut key = vec![0u8; suite.aead.key_len()];
+/// The record key and IV of one traffic secret (RFC 8446 §7.3).
+pub(crate) fn traffic_key_iv(suite: Suite, secret: &[u8]) -> Result<(Secret, [u8; 12]), Error> {
+    let mut key = Secret::zeroed(suite.aead.key_len());
     let mut iv = [0u8; 12];
-    hkdf::expand_label(suite.hash, secret, b"key", &[], &mut key).map_err(|_| Error::Internal)?;
+    hkdf::expand_label(suite.hash, secret, b"key", &[], key.as_mut_slice())
+        .map_err(|_| Error::Internal)?;
     hkdf::expand_label(suite.hash, secret, b"iv", &[], &mut iv).map_err(|_| Error::Internal)?;
-    let keys = TrafficKeys::new(suite.aead, &key, &iv, key_id).map_err(Error::Record)?;
-    Ok((keys, key))
+    Ok((key, iv))
 }
 
 /// HKDF-Expand-Label(secret, label, context, Hash.length).
@@ -58,9 +60,10 @@ pub(crate) fn expand_hash_len(
     secret: &[u8],
     label: &[u8],
     context: &[u8],
-) -> Result<Vec<u8>, Error> {
-    let mut out = vec![0u8; h.output_len()];
-    hkdf::expand_label(h, secret, label, context, &mut out).map_err(|_| Error::Internal)?;
+) -> Result<Secret, Error> {
+    let mut out = Secret::zeroed(h.output_len());
+    hkdf::expand_label(h, secret, label, context, out.as_mut_slice())
+        .map_err(|_| Error::Internal)?;
     Ok(out)
 }
 
@@ -71,7 +74,7 @@ pub(crate) fn finished_mac(
     transcript_hash: &[u8],
 ) -> Result<Output, Error> {
     let key = expand_hash_len(h, base, b"finished", &[])?;
-    Ok(hmac::sign(h, key.as_ref(), transcript_hash))
+    Ok(hmac::sign(h, &key, transcript_hash))
 }
 
 /// Constant-time check of a peer's Finished.
@@ -82,10 +85,10 @@ pub(crate) fn check_finished(
     got: &[u8],
 ) -> Result<(), Error> {
     let key = expand_hash_len(h, base, b"finished", &[])?;
-    hmac::verify(h, key.as_ref(), transcript_hash, got).map_err(|_| Error::BadFinished)
+    hmac::verify(h, &key, transcript_hash, got).map_err(|_| Error::BadFinished)
 }
 
 /// application_traffic_secret_N+1 (RFC 8446 §7.2).
-pub(crate) fn next_traffic_secret(h: HashAlgorithm, secret: &[u8]) -> Result<Vec<u8>, Error> {
+pub(crate) fn next_traffic_secret(h: HashAlgorithm, secret: &[u8]) -> Result<Secret, Error> {
     expand_hash_len(h, secret, b"traffic upd", &[])
 }

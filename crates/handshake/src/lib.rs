@@ -47,36 +47,66 @@
 //!   KeyUpdate secrets are not logged, Wireshark derives them), TLS 1.2 the master secret
 //!   (`CLIENT_RANDOM`), also for a resumed session. Off by default; `Debug` never prints a
 //!   secret.
+//! * Secrets are wiped: the key schedule's secrets (TLS 1.3 early, handshake, master, traffic,
+//!   exporter, resumption; TLS 1.2 pre-master, master and key block), PSKs and key share seeds
+//!   are held from derivation to drop in a type that zeroes them on drop (`zeroize`). What the
+//!   caller asked for ([`KeyLogEntry`], an offloaded [`TrafficKeyInfo`]) is the caller's to
+//!   wipe.
+//! * Every count the server controls is bounded, with a named error and the alert
+//!   `unexpected_message`: NewSessionTickets per connection ([`MAX_TICKETS`]), KeyUpdates,
+//!   post-handshake messages and warning alerts in a row without application data
+//!   ([`MAX_KEY_UPDATES_IN_A_ROW`], [`MAX_POST_HANDSHAKE_IN_A_ROW`],
+//!   [`MAX_WARNING_ALERTS_IN_A_ROW`]), TLS 1.2 HelloRequests ([`MAX_HELLO_REQUESTS`]), and in
+//!   burrow-record empty records in a row (`MAX_EMPTY_RECORDS`). Each constant says why its
+//!   number.
 
 mod codec;
+mod config;
 mod conn;
+mod counts;
 mod der;
+mod entropy;
 mod enums;
 mod error;
+mod event;
 mod hello;
 mod keylog;
 mod keyschedule;
+mod limits;
 mod messages;
-mod post;
 mod profile;
+mod secret;
+mod server_hello;
+mod signature;
 mod state;
+mod step;
 mod suites;
 mod ticket;
 mod tls12;
 mod tls12_keys;
 mod tls12_msgs;
+mod tls13;
+mod traffic;
 mod verify;
+mod wire;
 
 #[doc(hidden)]
 pub mod fuzz;
 
-pub use conn::{Config, Connection, Entropy, Event, HandshakeSummary, TrafficKeyInfo};
+pub use config::Config;
+pub use conn::Connection;
+pub use entropy::Entropy;
 pub use enums::{CipherSuite, ExtensionType, HandshakeType, NamedGroup, SignatureScheme};
-pub use error::{CertRejection, Error};
+pub use error::{CertRejection, Error, Unperformable};
+pub use event::{Event, HandshakeSummary, TrafficKeyInfo};
 pub use keylog::KeyLogEntry;
-pub use profile::{ExtensionSlot, GreasePlaces, Profile, Unperformable};
+pub use limits::{
+    MAX_HELLO_REQUESTS, MAX_KEY_UPDATES_IN_A_ROW, MAX_POST_HANDSHAKE_IN_A_ROW, MAX_TICKETS,
+    MAX_WARNING_ALERTS_IN_A_ROW,
+};
+pub use profile::{ExtensionSlot, GreasePlaces, Profile};
 pub use ticket::Ticket;
 pub use verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
 
 pub use burrow_crypto::aead::AeadAlgorithm;
-pub use burrow_record::{AlertDescription, OpenJob, RecordError, SealJob};
+pub use burrow_record::{AlertDescription, OpenJob, ProtocolVersion, RecordError, SealJob};

@@ -1,5 +1,6 @@
 //! What the ClientHello looks like: a plain value, so fingerprints are data, not code.
 
+use crate::error::Unperformable;
 use crate::{CipherSuite, Error, NamedGroup, SignatureScheme};
 use burrow_crypto::kx::Group;
 
@@ -127,32 +128,6 @@ impl GreasePlaces {
             || self.signature_algorithms
             || self.versions
             || self.extensions
-    }
-}
-
-/// A value a profile offers that burrow cannot perform: refused when the profile is used
-/// unless [`Profile::allow_unperformable`] is set, and an error naming it if a server selects
-/// it ([`Error::SelectedUnperformable`](crate::Error::SelectedUnperformable)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unperformable {
-    /// A cipher suite (CBC, DHE, RSA key transport, …).
-    CipherSuite(CipherSuite),
-    /// A key exchange group (x448, finite-field DH, …).
-    Group(NamedGroup),
-    /// A signature scheme (ML-DSA, Ed448, brainpool, SHA-1, SHA-224, …).
-    SignatureScheme(SignatureScheme),
-    /// A protocol version in supported_versions (TLS 1.0/1.1).
-    Version(u16),
-}
-
-impl core::fmt::Display for Unperformable {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::CipherSuite(s) => write!(f, "cipher suite 0x{:04x}", s.0),
-            Self::Group(g) => write!(f, "group 0x{:04x}", g.0),
-            Self::SignatureScheme(s) => write!(f, "signature scheme 0x{:04x}", s.0),
-            Self::Version(v) => write!(f, "protocol version 0x{v:04x}"),
-        }
     }
 }
 
@@ -595,7 +570,7 @@ impl Profile {
 /// Whether burrow can check a signature made with `s` (TLS 1.3 CertificateVerify or TLS 1.2
 /// ServerKeyExchange).
 pub(crate) fn scheme_performable(s: SignatureScheme) -> bool {
-    crate::verify::algorithm(s).is_some()
+    crate::signature::algorithm(s).is_some()
         || matches!(
             s,
             SignatureScheme::RSA_PKCS1_SHA256

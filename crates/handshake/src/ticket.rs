@@ -1,12 +1,13 @@
 //! Session tickets (RFC 8446 §4.6.1) kept by the client for PSK resumption.
 
+use crate::secret::Secret;
 use crate::CipherSuite;
 
 /// A resumption ticket: opaque to the server's clients, secret-bearing (the PSK).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Ticket {
     pub(crate) suite: CipherSuite,
-    pub(crate) psk: Vec<u8>,
+    pub(crate) psk: Secret,
     pub(crate) ticket: Vec<u8>,
     pub(crate) age_add: u32,
     pub(crate) lifetime_s: u32,

@@ -1,89 +1,181 @@
-//! The TLS 1.2 client handshake (RFC 5246 with ECDHE per RFC 8422, extended master secret per
-//! RFC 7627, renegotiation_info per RFC 5746), entered from `ExpectServerHello` when the server
-//! picks 1.2. Same transcript (the first ClientHello), same certificate request to the caller.
+//! The TLS 1.2 client handshake (RFC 5246 with ECDHE per RFC 8422, extended master secret per RFC
+//! 7627, renegotiation_info per RFC 5746), entered from `ExpectServerHello` when the server picks
+//! 1.2. Same transcript (the first ClientHello), same certificate request to the caller.
 //!
 //! Flow: ServerHello → Certificate → [CertificateStatus] → ServerKeyExchange (signature checked,
-//! then [`Event::NeedVerify`]) → [CertificateRequest] → ServerHelloDone → our [Certificate],
-//! ClientKeyExchange, ChangeCipherSpec, Finished → [NewSessionTicket] → server
+//! then [`Event::NeedVerify`](crate::Event::NeedVerify)) → [CertificateRequest] → ServerHelloDone →
+//! our [Certificate], ClientKeyExchange, ChangeCipherSpec, Finished → [NewSessionTicket] → server
 //! ChangeCipherSpec, Finished. Resumption (RFC 5077): ServerHello echoing our session id →
 //! [NewSessionTicket] → server ChangeCipherSpec, Finished → our ChangeCipherSpec, Finished.
 //!
 //! Decisions: a server without extended master secret is accepted unless
-//! [`Config::require_extended_master_secret`](crate::Config), but such a session is never
-//! resumed: its tickets are dropped and a resumption without EMS is refused (RFC 7627 §5.3,
-//! the triple handshake needs resumption); renegotiation_info must be
-//! present and empty; HelloRequest is ignored during the handshake and answered with a
-//! `no_renegotiation` warning afterwards (the connection stays up; more than
-//! [`MAX_HELLO_REQUESTS`] of them is an `unexpected_message` error); no renegotiation ever.
+//! [`Config::require_extended_master_secret`](crate::Config), but such a session is never resumed:
+//! its tickets are dropped and a resumption without EMS is refused (RFC 7627 §5.3, the triple
+//! handshake needs resumption); renegotiation_info must be present and empty; HelloRequest is
+//! ignored during the handshake and answered with a `no_renegotiation` warning afterwards (the
+//! connection stays up; more than [`MAX_HELLO_REQUESTS`](crate::MAX_HELLO_REQUESTS) of them is an `unexpected_message` error);
+//! no renegotiation ever.
 
-use crate::conn::{Event, HandshakeSummary, Io};
+use crate::event::{Event, HandshakeSummary};
 use crate::hello;
+use crate::keylog::KeyLogEntry;
 use crate::messages::{self, ServerHello};
 use crate::profile::ExtensionSlot;
-use crate::state::State;
-use crate::suites::{self, Auth, Suite12};
-use crate::tls12_keys as keys;
+use crate::secret::Secret;
+use crate::signature;
+use crate::step::{Env, KeyMaterial, Message, Output, Progress};
+use crate::suites::{self, Suite12};
+use crate::tls12_keys::{self as keys, KeyBlock};
 use crate::tls12_msgs as msgs;
-use crate::verify::{SignatureCheck, SignedContent, VerifyRequest};
-use crate::{
-    Error, ExtensionType, HandshakeType, KeyLogEntry, NamedGroup, SignatureScheme, Ticket,
-};
+use crate::traffic::Traffic12;
+use crate::verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
+use crate::{CipherSuite, Error, ExtensionType, HandshakeType, NamedGroup, Ticket};
 use burrow_crypto::hash::Context;
 use burrow_crypto::kx::{Group, KeyShare};
-use burrow_crypto::sig::{self, VerifyAlgorithm};
-use burrow_crypto::CryptoError;
-use burrow_record::{ContentType, TrafficKeys};
-
-/// HelloRequests answered with `no_renegotiation` before the connection is failed.
-pub(crate) const MAX_HELLO_REQUESTS: u32 = 4;
+use burrow_record::TrafficKeys;
 
 /// What the 1.3 ClientHello state hands over.
 pub(crate) struct Start12 {
     pub(crate) client_random: [u8; 32],
     pub(crate) client_hello: Vec<u8>,
     pub(crate) shares: Vec<KeyShare>,
-    pub(crate) retry_seed: Vec<u8>,
+    pub(crate) retry_seed: Secret,
     pub(crate) hello_retry: bool,
     pub(crate) session_id: Vec<u8>,
     /// A TLS 1.2 ticket offered in the ClientHello.
     pub(crate) resume: Option<Ticket>,
 }
 
-/// The TLS 1.2 handshake in progress.
-pub(crate) struct Hs12 {
-    suite: Suite12,
-    transcript: Context,
-    client_random: [u8; 32],
-    server_random: [u8; 32],
-    shares: Vec<KeyShare>,
-    retry_seed: Vec<u8>,
-    ems: bool,
-    alpn: Option<Vec<u8>>,
-    status_expected: bool,
-    ticket_expected: bool,
-    leaf: Vec<u8>,
-    chain: Vec<Vec<u8>>,
-    ocsp: Option<Vec<u8>>,
-    scts: Option<Vec<u8>>,
-    group: NamedGroup,
-    pre_master: Vec<u8>,
-    our_public: Vec<u8>,
-    cert_requested: bool,
-    master: [u8; 48],
-    server_keys: Option<TrafficKeys>,
-    /// Abbreviated handshake: our keys, installed after the server's Finished.
-    our_keys: Option<TrafficKeys>,
-    /// Abbreviated handshake (ticket resumption): the server's Finished comes first.
-    abbreviated: bool,
-    /// A NewSessionTicket from this handshake: (lifetime hint, ticket).
-    new_ticket: Option<(u32, Vec<u8>)>,
-    /// The ticket we resumed with (its ALPN and EMS must carry over).
-    resumed_from: Option<Ticket>,
+/// The TLS 1.2 handshake after ServerHello, step by step.
+pub(crate) enum Tls12 {
+    Certificate(Box<ExpectCertificate>),
+    /// CertificateStatus (if stapling was agreed) or ServerKeyExchange.
+    KeyExchange(Box<ExpectKeyExchange>),
+    /// The caller validates the chain.
+    AwaitVerify(Box<AwaitVerify>),
+    /// CertificateRequest or ServerHelloDone.
+    HelloDone(Box<ExpectHelloDone>),
+    /// NewSessionTicket (if agreed) or the server's ChangeCipherSpec.
+    ChangeCipherSpec(Box<ExpectChangeCipherSpec>),
+    Finished(Box<ExpectFinished>),
 }
 
-/// Application data under TLS 1.2.
-pub(crate) struct Traffic12 {
-    hello_requests: u32,
+impl Tls12 {
+    /// Handles one whole handshake message.
+    pub(crate) fn handle(
+        self,
+        m: Message<'_>,
+        env: Env<'_>,
+        out: &mut dyn Output,
+    ) -> Result<Progress<Self, Traffic12>, Error> {
+        // HelloRequest during the handshake: ignored, not part of the transcript
+        // (RFC 5246 §7.4.1.1).
+        if m.typ == HandshakeType::HELLO_REQUEST {
+            return if m.body.is_empty() {
+                Ok(Progress::Handshake(self))
+            } else {
+                Err(Error::Decode)
+            };
+        }
+        let next = match (self, m.typ) {
+            (Self::Certificate(s), HandshakeType::CERTIFICATE) => s.handle(m)?,
+            (Self::KeyExchange(s), HandshakeType::CERTIFICATE_STATUS) => {
+                s.handle_certificate_status(m)?
+            }
+            (Self::KeyExchange(s), HandshakeType::SERVER_KEY_EXCHANGE) => {
+                s.handle_server_key_exchange(m, env, out)?
+            }
+            (Self::HelloDone(s), HandshakeType::CERTIFICATE_REQUEST) => {
+                s.handle_certificate_request(m)?
+            }
+            (Self::HelloDone(s), HandshakeType::SERVER_HELLO_DONE) => {
+                s.handle_server_hello_done(m, out)?
+            }
+            (Self::ChangeCipherSpec(s), HandshakeType::NEW_SESSION_TICKET) => {
+                s.handle_new_session_ticket(m)?
+            }
+            (Self::Finished(s), HandshakeType::FINISHED) => {
+                return s.handle(m, env, out).map(Progress::Traffic)
+            }
+            _ => return Err(Error::UnexpectedMessage),
+        };
+        Ok(Progress::Handshake(next))
+    }
+
+    /// A change_cipher_spec record (delivered by the reader only during a TLS 1.2 handshake).
+    pub(crate) fn change_cipher_spec(self, out: &mut dyn Output) -> Result<Self, Error> {
+        match self {
+            Self::ChangeCipherSpec(s) => Ok(s.change_cipher_spec(out)),
+            _ => Err(Error::UnexpectedMessage),
+        }
+    }
+
+    /// Applies the caller's answer to [`Event::NeedVerify`].
+    pub(crate) fn complete(self, answer: Answer) -> Result<Self, Error> {
+        match self {
+            Self::AwaitVerify(s) => match answer {
+                Answer::Verified => Ok(Self::HelloDone(Box::new(ExpectHelloDone {
+                    hello: s.hello,
+                    transcript: s.transcript,
+                    kx: s.kx,
+                    cert_requested: false,
+                }))),
+                Answer::Rejected(r) => Err(Error::CertificateRejected(r)),
+                Answer::BadSignature => Err(Error::BadKeyExchangeSignature),
+            },
+            other => Ok(other),
+        }
+    }
+
+    pub(crate) fn awaiting_answer(&self) -> bool {
+        matches!(self, Self::AwaitVerify(_))
+    }
+}
+
+/// What the ServerHello settled, known to every later step.
+struct Hello12 {
+    suite: Suite12,
+    client_random: [u8; 32],
+    server_random: [u8; 32],
+    /// Extended master secret (RFC 7627) was negotiated.
+    ems: bool,
+    alpn: Option<Vec<u8>>,
+    /// The server agreed to send a NewSessionTicket (RFC 5077).
+    ticket_agreed: bool,
+}
+
+/// What the full handshake's certificate steps learnt from the ServerHello.
+struct CertificateExpectations {
+    /// The server agreed to staple (CertificateStatus may come).
+    status_expected: bool,
+    /// The SCT list the ServerHello carried.
+    scts: Option<Vec<u8>>,
+}
+
+/// Our ECDHE half: the ClientHello's shares, and the seed for a key in a group it did not
+/// cover.
+struct OurShares {
+    shares: Vec<KeyShare>,
+    retry_seed: Secret,
+}
+
+/// The ECDHE exchange done: the pre-master secret and the public key we send.
+struct KeyExchange12 {
+    group: NamedGroup,
+    pre_master: Secret,
+    our_public: Vec<u8>,
+}
+
+/// How the handshake reaches its Finished messages.
+enum Kind12 {
+    /// A full handshake over this key exchange group.
+    Full { group: NamedGroup },
+    /// Ticket resumption (RFC 5077 §3.4): the server's Finished comes first; our keys are
+    /// installed with our ChangeCipherSpec after it.
+    Abbreviated {
+        our_keys: TrafficKeys,
+        ticket: Ticket,
+    },
 }
 
 fn sentinel(random: &[u8; 32]) -> Option<u8> {
@@ -99,9 +191,10 @@ pub(crate) fn enter(
     sh: &ServerHello<'_>,
     msg: &[u8],
     start: Start12,
-    io: &mut Io,
-) -> Result<State, Error> {
-    let profile = &io.config.profile;
+    env: Env<'_>,
+    out: &mut dyn Output,
+) -> Result<Tls12, Error> {
+    let profile = &env.config.profile;
     if !suites::offers_tls12(&profile.cipher_suites) {
         return Err(match sentinel(&sh.random) {
             Some(_) => Error::Downgrade,
@@ -130,498 +223,535 @@ pub(crate) fn enter(
         None if suites::lookup(sh.suite).is_some() => return Err(Error::IllegalParameter),
         None => return Err(Error::LegacyCipherSuite),
     };
-    let mut hs = Hs12 {
-        suite,
-        transcript: Context::new(suite.hash),
-        client_random: start.client_random,
-        server_random: sh.random,
-        shares: start.shares,
-        retry_seed: start.retry_seed,
-        ems: false,
-        alpn: None,
-        status_expected: false,
-        ticket_expected: false,
-        leaf: Vec::new(),
-        chain: Vec::new(),
-        ocsp: None,
-        scts: None,
-        group: NamedGroup(0),
-        pre_master: Vec::new(),
-        our_public: Vec::new(),
-        cert_requested: false,
-        master: [0u8; 48],
-        server_keys: None,
-        our_keys: None,
-        abbreviated: false,
-        new_ticket: None,
-        resumed_from: None,
-    };
-    hs.server_hello_extensions(sh, io)?;
-    hs.transcript.update(&start.client_hello);
-    hs.transcript.update(msg);
-    io.reader.set_deliver_ccs(true);
+    let (hello, expect) = server_hello_extensions(sh, suite, start.client_random, env, out)?;
+    let mut transcript = Context::new(suite.hash);
+    transcript.update(&start.client_hello);
+    transcript.update(msg);
     match start.resume {
         Some(t) if !start.session_id.is_empty() && sh.session_id == start.session_id => {
-            hs.resume(t, io)?;
-            Ok(State::Tls12ChangeCipherSpec(Box::new(hs)))
+            resume(hello, transcript, t, out)
         }
-        _ => Ok(State::Tls12Certificate(Box::new(hs))),
+        _ => Ok(Tls12::Certificate(Box::new(ExpectCertificate {
+            hello,
+            transcript,
+            expect,
+            shares: OurShares {
+                shares: start.shares,
+                retry_seed: start.retry_seed,
+            },
+        }))),
     }
 }
 
-impl Hs12 {
-    /// The server echoed our session id for the ticket we offered: abbreviated handshake
-    /// (RFC 5077 §3.4) with the ticket's master secret.
-    fn resume(&mut self, t: Ticket, io: &mut Io) -> Result<(), Error> {
-        if t.suite != self.suite.id || t.ems != self.ems || !self.ems {
-            // RFC 7627 §5.3: a resumption must keep the original session's EMS state, and a
-            // session without EMS is never resumed (no such ticket is ever issued to us).
-            return Err(Error::IllegalParameter);
-        }
-        if self.alpn.is_some() && t.alpn.is_some() && self.alpn != t.alpn {
-            return Err(Error::IllegalParameter);
-        }
-        self.master = t.psk.as_slice().try_into().map_err(|_| Error::Misuse)?;
-        io.log_secret(KeyLogEntry::CLIENT_RANDOM, &self.master);
-        let kb = keys::key_block(
-            self.suite,
-            &self.master,
-            &self.client_random,
-            &self.server_random,
-        )?;
-        self.server_keys =
-            Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv, true)?);
-        self.our_keys =
-            Some(io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv, false)?);
-        self.group = NamedGroup(0);
-        self.abbreviated = true;
-        self.resumed_from = Some(t);
-        Ok(())
+/// The server echoed our session id for the ticket we offered: abbreviated handshake
+/// (RFC 5077 §3.4) with the ticket's master secret.
+fn resume(
+    hello: Hello12,
+    transcript: Context,
+    t: Ticket,
+    out: &mut dyn Output,
+) -> Result<Tls12, Error> {
+    if t.suite != hello.suite.id || t.ems != hello.ems || !hello.ems {
+        // RFC 7627 §5.3: a resumption must keep the original session's EMS state, and a
+        // session without EMS is never resumed (no such ticket is ever issued to us).
+        return Err(Error::IllegalParameter);
     }
+    if hello.alpn.is_some() && t.alpn.is_some() && hello.alpn != t.alpn {
+        return Err(Error::IllegalParameter);
+    }
+    if t.psk.len() != 48 {
+        return Err(Error::Misuse);
+    }
+    let master = t.psk.clone();
+    let kb = key_block(out, &hello, &master)?;
+    let server_keys = make_keys(out, &hello, &kb, true)?;
+    let our_keys = make_keys(out, &hello, &kb, false)?;
+    Ok(Tls12::ChangeCipherSpec(Box::new(ExpectChangeCipherSpec {
+        ticket_may_come: hello.ticket_agreed,
+        hello,
+        transcript,
+        master,
+        server_keys,
+        kind: Kind12::Abbreviated {
+            our_keys,
+            ticket: t,
+        },
+        new_ticket: None,
+    })))
+}
 
-    fn server_hello_extensions(&mut self, sh: &ServerHello<'_>, io: &mut Io) -> Result<(), Error> {
-        let profile = &io.config.profile;
-        let offered = |s| hello::offered(profile, s);
-        let mut reneg = false;
-        for (t, b) in &sh.extensions {
-            match *t {
-                ExtensionType::RENEGOTIATION_INFO => {
-                    // Initial handshake: renegotiated_connection must be empty.
-                    // Offered by the extension or by the SCSV (RFC 5746 §3.4).
-                    let scsv = profile.cipher_suites.contains(&crate::CipherSuite(0x00ff));
-                    if *b != [0u8] || !(offered(ExtensionSlot::RenegotiationInfo) || scsv) {
-                        return Err(Error::InsecureRenegotiation);
-                    }
-                    reneg = true;
-                }
-                ExtensionType::EXTENDED_MASTER_SECRET => {
-                    if !b.is_empty() || !offered(ExtensionSlot::ExtendedMasterSecret) {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    self.ems = true;
-                }
-                ExtensionType::EC_POINT_FORMATS => {
-                    let mut r = crate::codec::Reader::new(b);
-                    let formats = r.vec8()?;
-                    r.finish()?;
-                    if !formats.contains(&0) {
-                        return Err(Error::IllegalParameter);
-                    }
-                }
-                ExtensionType::SESSION_TICKET => {
-                    if !b.is_empty() || !offered(ExtensionSlot::SessionTicket) {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    self.ticket_expected = true;
-                }
-                ExtensionType::STATUS_REQUEST => {
-                    if !b.is_empty() || !offered(ExtensionSlot::StatusRequest) {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    self.status_expected = true;
-                }
-                ExtensionType::SCT => {
-                    if !offered(ExtensionSlot::Sct) {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    self.scts = Some(b.to_vec());
-                }
-                ExtensionType::ALPN => {
-                    if profile.alpn.is_empty() || !offered(ExtensionSlot::Alpn) {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    let p = messages::alpn_selected(b)?;
-                    if !profile.alpn.iter().any(|a| a.as_slice() == p) {
-                        return Err(Error::UnofferedAlpn);
-                    }
-                    self.alpn = Some(p.to_vec());
-                }
-                ExtensionType::SERVER_NAME => {
-                    if io.config.server_name.is_none() || !b.is_empty() {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                }
-                ExtensionType::RECORD_SIZE_LIMIT => {
-                    if profile.record_size_limit.is_none()
-                        || !offered(ExtensionSlot::RecordSizeLimit)
-                    {
-                        return Err(Error::UnsupportedExtension);
-                    }
-                    let l = messages::u16_body(b)?;
-                    if l < 64 {
-                        return Err(Error::IllegalParameter);
-                    }
-                    io.writer.set_peer_record_size_limit(l.saturating_add(1));
-                }
-                _ => return Err(Error::UnsupportedExtension),
+/// The master secret is known: into the key log (when asked for), then the key block.
+fn key_block(out: &mut dyn Output, hello: &Hello12, master: &Secret) -> Result<KeyBlock, Error> {
+    out.log_secret(KeyLogEntry::CLIENT_RANDOM, master);
+    keys::key_block(
+        hello.suite,
+        master,
+        &hello.client_random,
+        &hello.server_random,
+    )
+}
+
+/// One direction's record keys from the key block (announced to an offloading caller).
+fn make_keys(
+    out: &mut dyn Output,
+    hello: &Hello12,
+    kb: &KeyBlock,
+    for_reading: bool,
+) -> Result<TrafficKeys, Error> {
+    let (key, iv) = if for_reading {
+        (&kb.server_key, &kb.server_iv)
+    } else {
+        (&kb.client_key, &kb.client_iv)
+    };
+    out.make_keys(KeyMaterial {
+        aead: hello.suite.aead,
+        key,
+        iv,
+        tls12: true,
+        for_reading,
+    })
+}
+
+/// The ServerHello's extensions: only what we offered; renegotiation_info is required.
+fn server_hello_extensions(
+    sh: &ServerHello<'_>,
+    suite: Suite12,
+    client_random: [u8; 32],
+    env: Env<'_>,
+    out: &mut dyn Output,
+) -> Result<(Hello12, CertificateExpectations), Error> {
+    let mut hello = Hello12 {
+        suite,
+        client_random,
+        server_random: sh.random,
+        ems: false,
+        alpn: None,
+        ticket_agreed: false,
+    };
+    let mut expect = CertificateExpectations {
+        status_expected: false,
+        scts: None,
+    };
+    let mut reneg = false;
+    for (t, b) in &sh.extensions {
+        reneg |= server_hello_extension(&mut hello, &mut expect, *t, b, env, out)?;
+    }
+    if !reneg {
+        return Err(Error::InsecureRenegotiation);
+    }
+    if !hello.ems && env.config.require_extended_master_secret {
+        return Err(Error::ExtendedMasterSecretMissing);
+    }
+    Ok((hello, expect))
+}
+
+/// One ServerHello extension; `true` for a valid renegotiation_info.
+fn server_hello_extension(
+    hello: &mut Hello12,
+    expect: &mut CertificateExpectations,
+    t: ExtensionType,
+    b: &[u8],
+    env: Env<'_>,
+    out: &mut dyn Output,
+) -> Result<bool, Error> {
+    let config = env.config;
+    let profile = &config.profile;
+    let offered = |s| hello::offered(profile, s);
+    match t {
+        ExtensionType::RENEGOTIATION_INFO => {
+            // Initial handshake: renegotiated_connection must be empty.
+            // Offered by the extension or by the SCSV (RFC 5746 §3.4).
+            let scsv = profile.cipher_suites.contains(&CipherSuite(0x00ff));
+            if *b != [0u8] || !(offered(ExtensionSlot::RenegotiationInfo) || scsv) {
+                return Err(Error::InsecureRenegotiation);
+            }
+            return Ok(true);
+        }
+        ExtensionType::EXTENDED_MASTER_SECRET => {
+            if !b.is_empty() || !offered(ExtensionSlot::ExtendedMasterSecret) {
+                return Err(Error::UnsupportedExtension);
+            }
+            hello.ems = true;
+        }
+        ExtensionType::EC_POINT_FORMATS => {
+            let mut r = crate::codec::Reader::new(b);
+            let formats = r.vec8()?;
+            r.finish()?;
+            if !formats.contains(&0) {
+                return Err(Error::IllegalParameter);
             }
         }
-        if !reneg {
-            return Err(Error::InsecureRenegotiation);
+        ExtensionType::SESSION_TICKET => {
+            if !b.is_empty() || !offered(ExtensionSlot::SessionTicket) {
+                return Err(Error::UnsupportedExtension);
+            }
+            hello.ticket_agreed = true;
         }
-        if !self.ems && io.config.require_extended_master_secret {
-            return Err(Error::ExtendedMasterSecretMissing);
+        ExtensionType::STATUS_REQUEST => {
+            if !b.is_empty() || !offered(ExtensionSlot::StatusRequest) {
+                return Err(Error::UnsupportedExtension);
+            }
+            expect.status_expected = true;
         }
-        Ok(())
+        ExtensionType::SCT => {
+            if !offered(ExtensionSlot::Sct) {
+                return Err(Error::UnsupportedExtension);
+            }
+            expect.scts = Some(b.to_vec());
+        }
+        ExtensionType::ALPN => {
+            if profile.alpn.is_empty() || !offered(ExtensionSlot::Alpn) {
+                return Err(Error::UnsupportedExtension);
+            }
+            let p = messages::alpn_selected(b)?;
+            if !profile.alpn.iter().any(|a| a.as_slice() == p) {
+                return Err(Error::UnofferedAlpn);
+            }
+            hello.alpn = Some(p.to_vec());
+        }
+        ExtensionType::SERVER_NAME => {
+            if config.server_name.is_none() || !b.is_empty() {
+                return Err(Error::UnsupportedExtension);
+            }
+        }
+        ExtensionType::RECORD_SIZE_LIMIT => {
+            if profile.record_size_limit.is_none() || !offered(ExtensionSlot::RecordSizeLimit) {
+                return Err(Error::UnsupportedExtension);
+            }
+            let l = messages::u16_body(b)?;
+            if l < 64 {
+                return Err(Error::IllegalParameter);
+            }
+            out.set_peer_record_size_limit(l.saturating_add(1));
+        }
+        _ => return Err(Error::UnsupportedExtension),
     }
+    Ok(false)
+}
 
-    pub(crate) fn handle_certificate(
-        mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-    ) -> Result<State, Error> {
-        let chain = msgs::certificate(body)?;
-        self.chain = chain.iter().map(|c| c.to_vec()).collect();
-        self.leaf = self.chain.first().cloned().ok_or(Error::BadCertificate)?;
-        self.transcript.update(msg);
-        Ok(State::Tls12KeyExchange(self))
+/// Waiting for the server's Certificate.
+pub(crate) struct ExpectCertificate {
+    hello: Hello12,
+    transcript: Context,
+    expect: CertificateExpectations,
+    shares: OurShares,
+}
+
+impl ExpectCertificate {
+    fn handle(mut self: Box<Self>, m: Message<'_>) -> Result<Tls12, Error> {
+        let chain: Vec<Vec<u8>> = msgs::certificate(m.body)?
+            .iter()
+            .map(|c| c.to_vec())
+            .collect();
+        if chain.is_empty() {
+            return Err(Error::BadCertificate);
+        }
+        self.transcript.update(m.raw);
+        Ok(Tls12::KeyExchange(Box::new(ExpectKeyExchange {
+            hello: self.hello,
+            transcript: self.transcript,
+            expect: self.expect,
+            shares: self.shares,
+            chain,
+            ocsp: None,
+        })))
     }
+}
 
-    pub(crate) fn handle_certificate_status(
-        mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-    ) -> Result<State, Error> {
-        if !self.status_expected || self.ocsp.is_some() {
+/// Waiting for CertificateStatus (if stapling was agreed) or ServerKeyExchange.
+pub(crate) struct ExpectKeyExchange {
+    hello: Hello12,
+    transcript: Context,
+    expect: CertificateExpectations,
+    shares: OurShares,
+    /// DER certificates, leaf first (never empty).
+    chain: Vec<Vec<u8>>,
+    /// The stapled OCSP response, once CertificateStatus came.
+    ocsp: Option<Vec<u8>>,
+}
+
+impl ExpectKeyExchange {
+    fn handle_certificate_status(mut self: Box<Self>, m: Message<'_>) -> Result<Tls12, Error> {
+        if !self.expect.status_expected || self.ocsp.is_some() {
             return Err(Error::UnexpectedMessage);
         }
-        self.ocsp = Some(msgs::certificate_status(body)?.to_vec());
-        self.transcript.update(msg);
-        Ok(State::Tls12KeyExchange(self))
+        self.ocsp = Some(msgs::certificate_status(m.body)?.to_vec());
+        self.transcript.update(m.raw);
+        Ok(Tls12::KeyExchange(self))
     }
 
-    pub(crate) fn handle_server_key_exchange(
+    fn handle_server_key_exchange(
         mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-        io: &mut Io,
-    ) -> Result<State, Error> {
-        let ske = msgs::server_key_exchange(body)?;
-        let profile = &io.config.profile;
-        if !profile.groups.contains(&ske.group) {
+        m: Message<'_>,
+        env: Env<'_>,
+        out: &mut dyn Output,
+    ) -> Result<Tls12, Error> {
+        let ske = msgs::server_key_exchange(m.body)?;
+        let config = env.config;
+        if !config.profile.groups.contains(&ske.group) {
             return Err(Error::UnofferedGroup);
         }
-        if !profile.signature_schemes.contains(&ske.scheme) {
+        if !config.profile.signature_schemes.contains(&ske.scheme) {
             return Err(Error::UnofferedSignatureScheme);
         }
-        if !scheme_fits(self.suite.auth, ske.scheme) {
+        if !signature::scheme_fits(self.hello.suite.auth, ske.scheme) {
             return Err(Error::IllegalParameter);
         }
+        let leaf = self.chain.first().ok_or(Error::BadCertificate)?;
         let mut signed = Vec::with_capacity(ske.params.len().saturating_add(64));
-        signed.extend_from_slice(&self.client_random);
-        signed.extend_from_slice(&self.server_random);
+        signed.extend_from_slice(&self.hello.client_random);
+        signed.extend_from_slice(&self.hello.server_random);
         signed.extend_from_slice(ske.params);
-        let signed_content = match io.config.signature_check {
+        let signed_content = match config.signature_check {
             SignatureCheck::Inline => {
-                check_signature(ske.scheme, &self.leaf, &signed, ske.signature)?;
+                signature::check_signature(ske.scheme, leaf, &signed, ske.signature)?;
                 None
             }
             SignatureCheck::Caller => {
-                let spki = crate::der::spki_of(&self.leaf)?;
+                let spki = crate::der::spki_of(leaf)?;
                 Some(SignedContent {
                     scheme: ske.scheme,
                     message: signed,
                     signature: ske.signature.to_vec(),
-                    algorithm: algorithm12(ske.scheme, spki)
+                    algorithm: signature::algorithm12(ske.scheme, spki)
                         .ok_or(Error::UnofferedSignatureScheme)?,
                     spki: spki.to_vec(),
                 })
             }
         };
-        // Our ECDHE key: the ClientHello's share for that group, or a fresh one from the
-        // retry seed.
-        let group = Group::from_codepoint(ske.group.0).ok_or(Error::UnsupportedGroup(ske.group))?;
+        let kx = self.shares.complete(ske.group, ske.point)?;
+        self.transcript.update(m.raw);
+        out.emit(Event::NeedVerify(VerifyRequest {
+            server_name: config.server_name.clone(),
+            chain: self.chain,
+            ocsp_response: self.ocsp,
+            scts: self.expect.scts,
+            now_ms: env.now_ms,
+            signed: signed_content,
+        }));
+        Ok(Tls12::AwaitVerify(Box::new(AwaitVerify {
+            hello: self.hello,
+            transcript: self.transcript,
+            kx,
+        })))
+    }
+}
+
+impl OurShares {
+    /// Our ECDHE key for `group`: the ClientHello's share for it, or a fresh one from the
+    /// retry seed; completed with the server's point.
+    fn complete(self, group: NamedGroup, point: &[u8]) -> Result<KeyExchange12, Error> {
+        let g = Group::from_codepoint(group.0).ok_or(Error::UnsupportedGroup(group))?;
         let fresh;
-        let mine = match self.shares.iter().find(|s| s.group() == group) {
+        let mine = match self.shares.iter().find(|s| s.group() == g) {
             Some(s) => s,
             None => {
-                let seed = self
-                    .retry_seed
-                    .get(..group.seed_len())
-                    .ok_or(Error::Misuse)?;
-                fresh = KeyShare::from_seed(group, seed).map_err(|_| Error::Misuse)?;
+                let seed = self.retry_seed.get(..g.seed_len()).ok_or(Error::Misuse)?;
+                fresh = KeyShare::from_seed(g, seed).map_err(|_| Error::Misuse)?;
                 &fresh
             }
         };
-        let shared = mine.complete(ske.point).map_err(Error::KeyExchange)?;
-        self.pre_master = shared.as_ref().to_vec();
-        self.our_public = mine.public_key().to_vec();
-        self.group = ske.group;
-        self.shares.clear();
-        self.transcript.update(msg);
-        io.events.push_back(Event::NeedVerify(VerifyRequest {
-            server_name: io.config.server_name.clone(),
-            chain: core::mem::take(&mut self.chain),
-            ocsp_response: self.ocsp.take(),
-            scts: self.scts.take(),
-            now_ms: io.now_ms,
-            signed: signed_content,
-        }));
-        Ok(State::Tls12AwaitVerify(self))
+        let shared = mine.complete(point).map_err(Error::KeyExchange)?;
+        Ok(KeyExchange12 {
+            group,
+            pre_master: Secret::copy_of(shared.as_ref()),
+            our_public: mine.public_key().to_vec(),
+        })
     }
+}
 
-    pub(crate) fn handle_certificate_request(
-        mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-    ) -> Result<State, Error> {
+/// The caller is validating the chain ([`Event::NeedVerify`]).
+pub(crate) struct AwaitVerify {
+    hello: Hello12,
+    transcript: Context,
+    kx: KeyExchange12,
+}
+
+/// Waiting for CertificateRequest or ServerHelloDone.
+pub(crate) struct ExpectHelloDone {
+    hello: Hello12,
+    transcript: Context,
+    kx: KeyExchange12,
+    /// A CertificateRequest came: our (empty) Certificate answers it.
+    cert_requested: bool,
+}
+
+impl ExpectHelloDone {
+    fn handle_certificate_request(mut self: Box<Self>, m: Message<'_>) -> Result<Tls12, Error> {
         if self.cert_requested {
             return Err(Error::UnexpectedMessage);
         }
-        msgs::certificate_request(body)?;
+        msgs::certificate_request(m.body)?;
         self.cert_requested = true;
-        self.transcript.update(msg);
-        Ok(State::Tls12HelloDone(self))
+        self.transcript.update(m.raw);
+        Ok(Tls12::HelloDone(self))
     }
 
     /// ServerHelloDone: our flight, then wait for the server's ChangeCipherSpec.
-    pub(crate) fn handle_server_hello_done(
+    fn handle_server_hello_done(
         mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-        io: &mut Io,
-    ) -> Result<State, Error> {
-        if !body.is_empty() {
+        m: Message<'_>,
+        out: &mut dyn Output,
+    ) -> Result<Tls12, Error> {
+        if !m.body.is_empty() {
             return Err(Error::Decode);
         }
-        self.transcript.update(msg);
+        self.transcript.update(m.raw);
         if self.cert_requested {
-            let m = crate::codec::handshake_message(HandshakeType::CERTIFICATE.0, &[0, 0, 0])?;
-            io.send_handshake(&m)?;
-            self.transcript.update(&m);
+            let c = crate::codec::handshake_message(HandshakeType::CERTIFICATE.0, &[0, 0, 0])?;
+            out.send_handshake(&c)?;
+            self.transcript.update(&c);
         }
         let mut cke = Vec::new();
-        crate::codec::put_vec(&mut cke, 1, &self.our_public)?;
+        crate::codec::put_vec(&mut cke, 1, &self.kx.our_public)?;
         let cke = crate::codec::handshake_message(HandshakeType::CLIENT_KEY_EXCHANGE.0, &cke)?;
-        io.send_handshake(&cke)?;
+        out.send_handshake(&cke)?;
         self.transcript.update(&cke);
+        let hello = &self.hello;
         let session_hash = self.transcript.clone().finish();
-        self.master = keys::master_secret(
-            self.suite,
-            &self.pre_master,
-            self.ems.then_some(session_hash.as_ref()),
-            &self.client_random,
-            &self.server_random,
+        let master = keys::master_secret(
+            hello.suite,
+            &self.kx.pre_master,
+            hello.ems.then_some(session_hash.as_ref()),
+            &hello.client_random,
+            &hello.server_random,
         )?;
-        self.pre_master.clear();
-        io.log_secret(KeyLogEntry::CLIENT_RANDOM, &self.master);
-        let kb = keys::key_block(
-            self.suite,
-            &self.master,
-            &self.client_random,
-            &self.server_random,
-        )?;
-        io.write_record(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-        let ours = io.tls12_keys(self.suite.aead, &kb.client_key, &kb.client_iv, false)?;
-        io.writer.set_keys(Some(ours));
-        self.server_keys =
-            Some(io.tls12_keys(self.suite.aead, &kb.server_key, &kb.server_iv, true)?);
+        let kb = key_block(out, hello, &master)?;
+        let ours = make_keys(out, hello, &kb, false)?;
+        out.send_change_cipher_spec(ours)?;
+        let server_keys = make_keys(out, hello, &kb, true)?;
         let th = self.transcript.clone().finish();
-        let vd = keys::verify_data(self.suite, &self.master, b"client finished", th.as_ref())?;
+        let vd = keys::verify_data(hello.suite, &master, b"client finished", th.as_ref())?;
         let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;
-        io.send_handshake(&fin)?;
+        out.send_handshake(&fin)?;
         self.transcript.update(&fin);
-        Ok(State::Tls12ChangeCipherSpec(self))
+        Ok(Tls12::ChangeCipherSpec(Box::new(ExpectChangeCipherSpec {
+            ticket_may_come: self.hello.ticket_agreed,
+            hello: self.hello,
+            transcript: self.transcript,
+            master,
+            server_keys,
+            kind: Kind12::Full {
+                group: self.kx.group,
+            },
+            new_ticket: None,
+        })))
     }
+}
 
-    pub(crate) fn handle_new_session_ticket(
-        mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-    ) -> Result<State, Error> {
-        if !self.ticket_expected {
+/// Waiting for NewSessionTicket (if agreed) or the server's ChangeCipherSpec.
+pub(crate) struct ExpectChangeCipherSpec {
+    hello: Hello12,
+    transcript: Context,
+    master: Secret,
+    /// The server's keys, in force from the record after its ChangeCipherSpec.
+    server_keys: TrafficKeys,
+    kind: Kind12,
+    /// A NewSessionTicket may still come (agreed, and none came yet).
+    ticket_may_come: bool,
+    /// A NewSessionTicket from this handshake: (lifetime hint, ticket).
+    new_ticket: Option<(u32, Vec<u8>)>,
+}
+
+impl ExpectChangeCipherSpec {
+    fn handle_new_session_ticket(mut self: Box<Self>, m: Message<'_>) -> Result<Tls12, Error> {
+        if !self.ticket_may_come {
             return Err(Error::UnexpectedMessage);
         }
-        self.ticket_expected = false;
-        let (hint, ticket) = msgs::new_session_ticket(body)?;
+        self.ticket_may_come = false;
+        let (hint, ticket) = msgs::new_session_ticket(m.body)?;
         // An empty ticket means "no ticket this time" (RFC 5077 §3.3).
         if !ticket.is_empty() {
             self.new_ticket = Some((hint, ticket.to_vec()));
         }
-        self.transcript.update(msg);
-        Ok(State::Tls12ChangeCipherSpec(self))
+        self.transcript.update(m.raw);
+        Ok(Tls12::ChangeCipherSpec(self))
     }
 
     /// The server's ChangeCipherSpec: its keys take effect for the next record.
-    pub(crate) fn change_cipher_spec(mut self: Box<Self>, io: &mut Io) -> Result<State, Error> {
-        let k = self.server_keys.take().ok_or(Error::Internal)?;
-        io.reader.set_keys(Some(k));
-        Ok(State::Tls12Finished(self))
+    fn change_cipher_spec(self: Box<Self>, out: &mut dyn Output) -> Tls12 {
+        out.read_with(self.server_keys);
+        Tls12::Finished(Box::new(ExpectFinished {
+            hello: self.hello,
+            transcript: self.transcript,
+            master: self.master,
+            kind: self.kind,
+            new_ticket: self.new_ticket,
+        }))
     }
+}
 
-    pub(crate) fn handle_finished(
+/// Waiting for the server's Finished.
+pub(crate) struct ExpectFinished {
+    hello: Hello12,
+    transcript: Context,
+    master: Secret,
+    kind: Kind12,
+    new_ticket: Option<(u32, Vec<u8>)>,
+}
+
+impl ExpectFinished {
+    fn handle(
         mut self: Box<Self>,
-        msg: &[u8],
-        body: &[u8],
-        io: &mut Io,
-    ) -> Result<State, Error> {
-        if body.len() != 12 {
+        m: Message<'_>,
+        env: Env<'_>,
+        out: &mut dyn Output,
+    ) -> Result<Traffic12, Error> {
+        if m.body.len() != 12 {
             return Err(Error::Decode);
         }
+        let suite = self.hello.suite;
         let th = self.transcript.clone().finish();
-        let want = keys::verify_data(self.suite, &self.master, b"server finished", th.as_ref())?;
-        if !keys::ct_eq(&want, body) {
+        let want = keys::verify_data(suite, &self.master, b"server finished", th.as_ref())?;
+        if !keys::ct_eq(&want, m.body) {
             return Err(Error::BadFinished);
         }
-        io.reader.set_deliver_ccs(false);
-        if self.abbreviated {
-            // Abbreviated handshake: our CCS and Finished follow the server's.
-            self.transcript.update(msg);
-            io.write_record(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-            io.writer.set_keys(self.our_keys.take());
-            let th = self.transcript.clone().finish();
-            let vd = keys::verify_data(self.suite, &self.master, b"client finished", th.as_ref())?;
-            let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;
-            io.send_handshake(&fin)?;
-        }
-        let alpn = match (&self.alpn, &self.resumed_from) {
-            (None, Some(t)) => t.alpn.clone(),
-            (a, _) => a.clone(),
+        let (group, alpn, resumed) = match self.kind {
+            Kind12::Full { group } => (group, self.hello.alpn.clone(), false),
+            Kind12::Abbreviated { our_keys, ticket } => {
+                // Abbreviated handshake: our CCS and Finished follow the server's.
+                self.transcript.update(m.raw);
+                out.send_change_cipher_spec(our_keys)?;
+                let th = self.transcript.clone().finish();
+                let vd = keys::verify_data(suite, &self.master, b"client finished", th.as_ref())?;
+                let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;
+                out.send_handshake(&fin)?;
+                // No key exchange: HandshakeSummary::group documents 0 for this case.
+                (NamedGroup(0), self.hello.alpn.clone().or(ticket.alpn), true)
+            }
         };
-        io.events.push_back(Event::HandshakeDone(HandshakeSummary {
-            cipher_suite: self.suite.id,
-            group: self.group,
+        out.emit(Event::HandshakeDone(HandshakeSummary {
+            cipher_suite: suite.id,
+            group,
             alpn: alpn.clone(),
-            resumed: self.abbreviated,
+            resumed,
             hello_retry: false,
             early_data_accepted: false,
-            extended_master_secret: Some(self.ems),
+            extended_master_secret: Some(self.hello.ems),
         }));
         // Without EMS the session is not resumable (triple handshake, RFC 7627 §1): its
         // ticket is dropped.
-        if let Some((hint, ticket)) = self.new_ticket.take().filter(|_| self.ems) {
+        if let Some((hint, ticket)) = self.new_ticket.take().filter(|_| self.hello.ems) {
             // A lifetime hint of 0 means unspecified: keep it for an hour at most.
             let lifetime_s = if hint == 0 {
                 3600
             } else {
                 hint.min(7 * 24 * 3600)
             };
-            io.events.push_back(Event::NewSessionTicket(Ticket {
-                suite: self.suite.id,
-                psk: self.master.to_vec(),
+            out.emit(Event::NewSessionTicket(Ticket {
+                suite: suite.id,
+                psk: self.master.clone(),
                 ticket,
                 age_add: 0,
                 lifetime_s,
-                received_ms: io.now_ms,
+                received_ms: env.now_ms,
                 max_early_data: None,
-                server_name: io.config.server_name.clone(),
+                server_name: env.config.server_name.clone(),
                 alpn,
                 tls12: true,
-                ems: self.ems,
+                ems: self.hello.ems,
             }));
         }
-        Ok(State::Tls12Traffic(Box::new(Traffic12 {
-            hello_requests: 0,
-        })))
+        Ok(Traffic12)
     }
-}
-
-impl Traffic12 {
-    /// Post-handshake messages: only HelloRequest exists, and renegotiation is refused.
-    pub(crate) fn handle(
-        mut self: Box<Self>,
-        typ: HandshakeType,
-        body: &[u8],
-        io: &mut Io,
-    ) -> Result<State, Error> {
-        if typ != HandshakeType::HELLO_REQUEST || !body.is_empty() {
-            return Err(Error::UnexpectedMessage);
-        }
-        self.hello_requests = self.hello_requests.saturating_add(1);
-        if self.hello_requests > MAX_HELLO_REQUESTS {
-            return Err(Error::UnexpectedMessage);
-        }
-        // warning(1) no_renegotiation(100), RFC 5246 §7.2.2.
-        io.write_record(ContentType::ALERT, &[1, 100])?;
-        Ok(State::Tls12Traffic(self))
-    }
-}
-
-/// Whether a scheme can sign for the suite's authentication (ECDHE_ECDSA also covers Ed25519,
-/// RFC 8422 §5.1.1; no SHA-1).
-fn scheme_fits(auth: Auth, s: SignatureScheme) -> bool {
-    match auth {
-        Auth::Ecdsa => matches!(
-            s,
-            SignatureScheme::ECDSA_SECP256R1_SHA256
-                | SignatureScheme::ECDSA_SECP384R1_SHA384
-                | SignatureScheme::ECDSA_SECP521R1_SHA512
-                | SignatureScheme::ED25519
-        ),
-        Auth::Rsa => matches!(
-            s,
-            SignatureScheme::RSA_PKCS1_SHA256
-                | SignatureScheme::RSA_PKCS1_SHA384
-                | SignatureScheme::RSA_PKCS1_SHA512
-                | SignatureScheme::RSA_PSS_RSAE_SHA256
-                | SignatureScheme::RSA_PSS_RSAE_SHA384
-                | SignatureScheme::RSA_PSS_RSAE_SHA512
-        ),
-    }
-}
-
-/// DER of the secp384r1 OID (1.3.132.0.34), to tell a P-384 key from a P-256 one.
-const P384_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22];
-/// DER of the secp521r1 OID (1.3.132.0.35).
-const P521_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x23];
-
-/// In TLS 1.2 an ECDSA scheme names only the hash; the curve is the key's.
-fn algorithm12(s: SignatureScheme, spki: &[u8]) -> Option<VerifyAlgorithm> {
-    let p384 = spki.windows(P384_OID.len()).any(|w| w == P384_OID);
-    if spki.windows(P521_OID.len()).any(|w| w == P521_OID) {
-        return match s {
-            SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(VerifyAlgorithm::EcdsaP521Sha256),
-            SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(VerifyAlgorithm::EcdsaP521Sha384),
-            SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(VerifyAlgorithm::EcdsaP521Sha512),
-            _ => None,
-        };
-    }
-    Some(match (s, p384) {
-        (SignatureScheme::ECDSA_SECP256R1_SHA256, false) => VerifyAlgorithm::EcdsaP256Sha256,
-        (SignatureScheme::ECDSA_SECP256R1_SHA256, true) => VerifyAlgorithm::EcdsaP384Sha256,
-        (SignatureScheme::ECDSA_SECP384R1_SHA384, false) => VerifyAlgorithm::EcdsaP256Sha384,
-        (SignatureScheme::ECDSA_SECP384R1_SHA384, true) => VerifyAlgorithm::EcdsaP384Sha384,
-        (SignatureScheme::ED25519, _) => VerifyAlgorithm::Ed25519,
-        (SignatureScheme::RSA_PKCS1_SHA256, _) => VerifyAlgorithm::RsaPkcs1Sha256,
-        (SignatureScheme::RSA_PKCS1_SHA384, _) => VerifyAlgorithm::RsaPkcs1Sha384,
-        (SignatureScheme::RSA_PKCS1_SHA512, _) => VerifyAlgorithm::RsaPkcs1Sha512,
-        (SignatureScheme::RSA_PSS_RSAE_SHA256, _) => VerifyAlgorithm::RsaPssSha256,
-        (SignatureScheme::RSA_PSS_RSAE_SHA384, _) => VerifyAlgorithm::RsaPssSha384,
-        (SignatureScheme::RSA_PSS_RSAE_SHA512, _) => VerifyAlgorithm::RsaPssSha512,
-        _ => return None,
-    })
-}
-
-fn check_signature(
-    s: SignatureScheme,
-    leaf: &[u8],
-    message: &[u8],
-    signature: &[u8],
-) -> Result<(), Error> {
-    let spki = crate::der::spki_of(leaf)?;
-    let alg = algorithm12(s, spki).ok_or(Error::UnofferedSignatureScheme)?;
-    sig::verify(alg, spki, message, signature).map_err(|e| match e {
-        CryptoError::BadSignature => Error::BadKeyExchangeSignature,
-        _ => Error::BadCertificate,
-    })
 }

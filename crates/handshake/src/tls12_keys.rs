@@ -1,5 +1,6 @@
 //! TLS 1.2 key derivation through the PRF (RFC 5246 §5, §6.3, §7.4.9; RFC 7627 §4).
 
+use crate::secret::Secret;
 use crate::suites::Suite12;
 use crate::Error;
 use burrow_crypto::prf;
@@ -12,20 +13,26 @@ pub(crate) fn master_secret(
     session_hash: Option<&[u8]>,
     client_random: &[u8; 32],
     server_random: &[u8; 32],
-) -> Result<[u8; 48], Error> {
-    let mut out = [0u8; 48];
+) -> Result<Secret, Error> {
+    let mut out = Secret::zeroed(48);
     match session_hash {
         Some(h) => prf::tls12(
             suite.hash,
             pre_master,
             b"extended master secret",
             h,
-            &mut out,
+            out.as_mut_slice(),
         ),
         None => {
             let mut seed = client_random.to_vec();
             seed.extend_from_slice(server_random);
-            prf::tls12(suite.hash, pre_master, b"master secret", &seed, &mut out)
+            prf::tls12(
+                suite.hash,
+                pre_master,
+                b"master secret",
+                &seed,
+                out.as_mut_slice(),
+            )
         }
     }
     .map_err(|_| Error::Internal)?;
@@ -35,10 +42,10 @@ pub(crate) fn master_secret(
 /// The AEAD key block: (client key, server key, client IV, server IV). The IV is the 4-byte
 /// implicit salt for AES-GCM (RFC 5288) and 12 bytes for ChaCha20-Poly1305 (RFC 7905).
 pub(crate) struct KeyBlock {
-    pub(crate) client_key: Vec<u8>,
-    pub(crate) server_key: Vec<u8>,
-    pub(crate) client_iv: Vec<u8>,
-    pub(crate) server_iv: Vec<u8>,
+    pub(crate) client_key: Secret,
+    pub(crate) server_key: Secret,
+    pub(crate) client_iv: Secret,
+    pub(crate) server_iv: Secret,
 }
 
 pub(crate) fn key_block(
@@ -58,17 +65,23 @@ pub(crate) fn key_block(
         .ok_or(Error::Internal)?;
     let mut seed = server_random.to_vec();
     seed.extend_from_slice(client_random);
-    let mut block = vec![0u8; total];
-    prf::tls12(suite.hash, master, b"key expansion", &seed, &mut block)
-        .map_err(|_| Error::Internal)?;
+    let mut block = Secret::zeroed(total);
+    prf::tls12(
+        suite.hash,
+        master,
+        b"key expansion",
+        &seed,
+        block.as_mut_slice(),
+    )
+    .map_err(|_| Error::Internal)?;
     let (client_key, rest) = block.split_at_checked(k).ok_or(Error::Internal)?;
     let (server_key, rest) = rest.split_at_checked(k).ok_or(Error::Internal)?;
     let (client_iv, server_iv) = rest.split_at_checked(iv).ok_or(Error::Internal)?;
     Ok(KeyBlock {
-        client_key: client_key.to_vec(),
-        server_key: server_key.to_vec(),
-        client_iv: client_iv.to_vec(),
-        server_iv: server_iv.to_vec(),
+        client_key: Secret::copy_of(client_key),
+        server_key: Secret::copy_of(server_key),
+        client_iv: Secret::copy_of(client_iv),
+        server_iv: Secret::copy_of(server_iv),
     })
 }
 

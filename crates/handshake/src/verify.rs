@@ -1,9 +1,8 @@
-//! Certificate checks handed to the caller, and the CertificateVerify signature check.
+//! Certificate checks handed to the caller: the request and the answer.
 
 use crate::error::CertRejection;
-use crate::{Error, SignatureScheme};
-use burrow_crypto::sig::{self, VerifyAlgorithm};
-use burrow_crypto::CryptoError;
+use crate::SignatureScheme;
+use burrow_crypto::sig::VerifyAlgorithm;
 
 /// Who checks the CertificateVerify signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -59,54 +58,4 @@ pub enum Answer {
     Rejected(CertRejection),
     /// Caller mode: the CertificateVerify signature did not verify.
     BadSignature,
-}
-
-/// The TLS 1.3 CertificateVerify content.
-pub(crate) fn signed_message(transcript_hash: &[u8]) -> Vec<u8> {
-    let mut m = vec![0x20u8; 64];
-    m.extend_from_slice(b"TLS 1.3, server CertificateVerify\0");
-    m.extend_from_slice(transcript_hash);
-    m
-}
-
-/// The verification algorithm for a scheme allowed in a TLS 1.3 CertificateVerify.
-pub(crate) fn algorithm(s: SignatureScheme) -> Option<VerifyAlgorithm> {
-    Some(match s {
-        SignatureScheme::ECDSA_SECP256R1_SHA256 => VerifyAlgorithm::EcdsaP256Sha256,
-        SignatureScheme::ECDSA_SECP384R1_SHA384 => VerifyAlgorithm::EcdsaP384Sha384,
-        SignatureScheme::ECDSA_SECP521R1_SHA512 => VerifyAlgorithm::EcdsaP521Sha512,
-        SignatureScheme::RSA_PSS_RSAE_SHA256 | SignatureScheme::RSA_PSS_PSS_SHA256 => {
-            VerifyAlgorithm::RsaPssSha256
-        }
-        SignatureScheme::RSA_PSS_RSAE_SHA384 | SignatureScheme::RSA_PSS_PSS_SHA384 => {
-            VerifyAlgorithm::RsaPssSha384
-        }
-        SignatureScheme::RSA_PSS_RSAE_SHA512 | SignatureScheme::RSA_PSS_PSS_SHA512 => {
-            VerifyAlgorithm::RsaPssSha512
-        }
-        SignatureScheme::ED25519 => VerifyAlgorithm::Ed25519,
-        _ => return None,
-    })
-}
-
-/// Whether TLS 1.3 allows `s` in CertificateVerify at all (no PKCS#1 v1.5, no SHA-1).
-pub(crate) fn allowed_in_tls13(s: SignatureScheme) -> bool {
-    let [hi, lo] = s.0.to_be_bytes();
-    !(lo == 0x01 || lo == 0x02 || hi == 0x02)
-}
-
-/// Checks the CertificateVerify signature against the leaf certificate's key.
-pub(crate) fn check_inline(
-    s: SignatureScheme,
-    leaf: &[u8],
-    message: &[u8],
-    signature: &[u8],
-) -> Result<(), Error> {
-    let alg = algorithm(s).ok_or(Error::UnofferedSignatureScheme)?;
-    let spki = crate::der::spki_of(leaf)?;
-    sig::verify(alg, spki, message, signature).map_err(|e| match e {
-        CryptoError::BadSignature => Error::BadCertificateVerify,
-        // A key we refuse (too small, wrong type for the scheme, unparseable) is a certificate problem.
-        _ => Error::BadCertificate,
-    })
 }

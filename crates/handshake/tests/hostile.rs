@@ -805,3 +805,248 @@ fn send_parts_transmits_what_send_of_the_concatenation_does() {
     let plain: Vec<u8> = records.into_iter().flat_map(|(_, d)| d).collect();
     assert_eq!(plain, data);
 }
+
+/// Server records sealed by hand under a traffic secret (TLS_AES_128_GCM_SHA256) from
+/// sequence 0, for what RecordWriter never makes: empty application data.
+struct HandSealer {
+    key: AeadKey,
+    iv: [u8; 12],
+    seq: u64,
+    secret: Vec<u8>,
+}
+
+impl HandSealer {
+    fn new(secret: &[u8]) -> Self {
+        let h = common::server::H;
+        let mut key = [0u8; 16];
+        let mut iv = [0u8; 12];
+        burrow_crypto::hkdf::expand_label(h, secret, b"key", &[], &mut key).unwrap();
+        burrow_crypto::hkdf::expand_label(h, secret, b"iv", &[], &mut iv).unwrap();
+        Self {
+            key: AeadKey::new(AeadAlgorithm::Aes128Gcm, &key).unwrap(),
+            iv,
+            seq: 0,
+            secret: secret.to_vec(),
+        }
+    }
+
+    /// One record of inner content type `ct` holding `content`.
+    fn seal(&mut self, ct: u8, content: &[u8]) -> Vec<u8> {
+        let mut body = [content, &[ct]].concat();
+        let len = (body.len() + 16) as u16;
+        let aad = [23, 3, 3, (len >> 8) as u8, len as u8];
+        let mut nonce = self.iv;
+        for (d, b) in nonce[4..].iter_mut().zip(self.seq.to_be_bytes()) {
+            *d ^= b;
+        }
+        self.seq += 1;
+        let tag = self.key.seal_in_place(&nonce, &aad, &mut body).unwrap();
+        [&aad[..], &body, &tag].concat()
+    }
+
+    /// A KeyUpdate(update_not_requested), after which the next traffic secret seals.
+    fn key_update(&mut self) -> Vec<u8> {
+        let rec = self.seal(22, &msg(24, &[0]));
+        let mut next = vec![0u8; 32];
+        burrow_crypto::hkdf::expand_label(
+            common::server::H,
+            &self.secret,
+            b"traffic upd",
+            &[],
+            &mut next,
+        )
+        .unwrap();
+        *self = Self::new(&next);
+        rec
+    }
+}
+
+/// A NewSessionTicket (lifetime 3600 s, nonce 1, ticket 999).
+fn ticket_message() -> Vec<u8> {
+    msg(
+        4,
+        &[0, 0, 0x0e, 0x10, 1, 2, 3, 4, 1, 0, 0, 3, 9, 9, 9, 0, 0],
+    )
+}
+
+#[test]
+fn ticket_flood_is_capped() {
+    let (mut c, srv) = connected();
+    let mut s = HandSealer::new(&srv.server_ap);
+    // Data between the tickets: only the per-connection bound can stop them.
+    let mut bytes = Vec::new();
+    for _ in 0..MAX_TICKETS {
+        bytes.extend(s.seal(22, &ticket_message()));
+        bytes.extend(s.seal(23, b"x"));
+    }
+    let evs = pump(&mut c, &bytes).0.unwrap();
+    let tickets = evs
+        .iter()
+        .filter(|e| matches!(e, Event::NewSessionTicket(_)))
+        .count();
+    assert_eq!(tickets, MAX_TICKETS as usize);
+    let (r, sent) = pump(&mut c, &s.seal(22, &ticket_message()));
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::TooManyTickets,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+    assert_eq!(Error::TooManyTickets.code(), "TLS_TOO_MANY_TICKETS");
+}
+
+#[test]
+fn key_updates_between_empty_records_are_still_a_run() {
+    // An empty application data record is not progress: it must not restart the count.
+    let (mut c, srv) = connected();
+    let mut s = HandSealer::new(&srv.server_ap);
+    let mut bytes = Vec::new();
+    for _ in 0..=MAX_KEY_UPDATES_IN_A_ROW {
+        bytes.extend(s.seal(23, &[]));
+        bytes.extend(s.key_update());
+    }
+    let (r, sent) = pump(&mut c, &bytes);
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::KeyUpdateStorm,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn key_updates_with_data_between_them_go_on() {
+    let (mut c, srv) = connected();
+    let mut s = HandSealer::new(&srv.server_ap);
+    let mut bytes = Vec::new();
+    for _ in 0..3 * MAX_KEY_UPDATES_IN_A_ROW {
+        bytes.extend(s.key_update());
+        bytes.extend(s.seal(23, b"y"));
+    }
+    let evs = pump(&mut c, &bytes).0.unwrap();
+    assert_eq!(evs.len(), 3 * MAX_KEY_UPDATES_IN_A_ROW as usize);
+    assert_eq!(common::received().len(), evs.len());
+}
+
+#[test]
+fn post_handshake_messages_of_both_kinds_are_capped() {
+    // Each kind stays under its own bound; together they make no progress.
+    let (mut c, srv) = connected();
+    let mut s = HandSealer::new(&srv.server_ap);
+    let mut bytes = Vec::new();
+    for _ in 0..MAX_KEY_UPDATES_IN_A_ROW {
+        bytes.extend(s.key_update());
+    }
+    let tickets = MAX_POST_HANDSHAKE_IN_A_ROW - MAX_KEY_UPDATES_IN_A_ROW;
+    assert!(tickets < MAX_TICKETS);
+    for _ in 0..tickets {
+        bytes.extend(s.seal(22, &ticket_message()));
+    }
+    assert_eq!(pump(&mut c, &bytes).0.unwrap().len(), tickets as usize);
+    let (r, sent) = pump(&mut c, &s.seal(22, &ticket_message()));
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::TooManyPostHandshakeMessages,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+    assert_eq!(
+        Error::TooManyPostHandshakeMessages.code(),
+        "TLS_TOO_MANY_POST_HANDSHAKE_MESSAGES"
+    );
+}
+
+#[test]
+fn empty_record_flood_is_capped() {
+    let (mut c, srv) = connected();
+    let mut s = HandSealer::new(&srv.server_ap);
+    let mut bytes = Vec::new();
+    for _ in 0..burrow_record::MAX_EMPTY_RECORDS {
+        bytes.extend(s.seal(23, &[]));
+    }
+    bytes.extend(s.seal(23, b"z"));
+    assert_eq!(pump(&mut c, &bytes).0.unwrap(), vec![Event::Plaintext(1)]);
+    common::received();
+    let mut bytes = Vec::new();
+    for _ in 0..=burrow_record::MAX_EMPTY_RECORDS {
+        bytes.extend(s.seal(23, &[]));
+    }
+    let (r, sent) = pump(&mut c, &bytes);
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::Record(RecordError::TooManyEmptyRecords),
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+    assert_eq!(
+        Error::Record(RecordError::TooManyEmptyRecords).code(),
+        "TLS_TOO_MANY_EMPTY_RECORDS"
+    );
+}
+
+#[test]
+fn change_cipher_spec_flood_during_the_handshake_is_capped() {
+    // TLS 1.3 drops the compatibility change_cipher_spec unseen; a flood of them counts as
+    // empty records.
+    let (mut c, mut srv) = setup();
+    let mut bytes = srv.server_hello();
+    for _ in 0..=burrow_record::MAX_EMPTY_RECORDS {
+        bytes.extend([20, 3, 3, 0, 1, 1]);
+    }
+    let (r, sent) = pump(&mut c, &bytes);
+    let hs = srv.client_hs.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&hs),
+        Error::Record(RecordError::TooManyEmptyRecords),
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+}
+
+#[test]
+fn warning_alert_flood_is_capped() {
+    let (mut c, srv) = connected();
+    let mut s = HandSealer::new(&srv.server_ap);
+    // user_canceled warnings are survived, up to the bound; data ends the run.
+    let mut bytes = Vec::new();
+    for _ in 0..MAX_WARNING_ALERTS_IN_A_ROW {
+        bytes.extend(s.seal(21, &[1, 90]));
+    }
+    bytes.extend(s.seal(23, b"w"));
+    assert_eq!(pump(&mut c, &bytes).0.unwrap(), vec![Event::Plaintext(1)]);
+    common::received();
+    let mut bytes = Vec::new();
+    for _ in 0..=MAX_WARNING_ALERTS_IN_A_ROW {
+        // Empty records between them are no progress either.
+        bytes.extend(s.seal(21, &[1, 90]));
+        bytes.extend(s.seal(23, &[]));
+    }
+    let (r, sent) = pump(&mut c, &bytes);
+    let ap = srv.client_ap.clone();
+    check(
+        r,
+        &sent,
+        &srv,
+        Some(&ap),
+        Error::TooManyWarningAlerts,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+    assert_eq!(
+        Error::TooManyWarningAlerts.code(),
+        "TLS_TOO_MANY_WARNING_ALERTS"
+    );
+}

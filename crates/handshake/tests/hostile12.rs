@@ -729,3 +729,21 @@ fn unsupported_groups_have_their_own_code_and_p521_is_supported() {
         "a P-521 key share is offered"
     );
 }
+
+#[test]
+fn hello_requests_during_the_handshake_are_capped() {
+    // Ignored while the client waits for the server's ChangeCipherSpec, but not without end:
+    // they count against the connection's MAX_HELLO_REQUESTS.
+    let (mut c, mut srv, r, sent) = start(Script::default());
+    assert_eq!(r.unwrap(), vec![]);
+    let _ = srv.second_flight(&sent); // learns the client's keys, to read its alert
+    let hr = plain_record(22, &[0, 0, 0, 0]);
+    for _ in 0..MAX_HELLO_REQUESTS {
+        let (r, sent) = pump(&mut c, &hr);
+        assert_eq!(r.unwrap(), vec![]);
+        assert!(sent.is_empty(), "ignored: no answer during the handshake");
+    }
+    let (r, sent) = pump(&mut c, &hr);
+    assert_eq!(r.unwrap_err(), Error::UnexpectedMessage);
+    assert_eq!(srv.open_client(&sent), vec![(21, vec![2, 10])]);
+}

@@ -19,7 +19,7 @@ pub enum RecordError {
     NoInnerContentType,
     /// A handshake or alert record had no content.
     EmptyFragment,
-    /// Too many empty records in a row.
+    /// More than [`MAX_EMPTY_RECORDS`](crate::MAX_EMPTY_RECORDS) empty records in a row.
     TooManyEmptyRecords,
     /// A change_cipher_spec record arrived where RFC 8446 §5 does not allow one, or was not `01`.
     UnexpectedChangeCipherSpec,
@@ -45,8 +45,8 @@ impl RecordError {
             Self::UnexpectedContentType
             | Self::NoInnerContentType
             | Self::EmptyFragment
-            | Self::TooManyEmptyRecords
             | Self::UnexpectedChangeCipherSpec => "TLS_PROTOCOL",
+            Self::TooManyEmptyRecords => "TLS_TOO_MANY_EMPTY_RECORDS",
             Self::RecordOverflow => "TLS_RECORD_OVERFLOW",
             Self::BadRecordMac => "TLS_BAD_RECORD_MAC",
             Self::BufferFull => "TLS_BUFFER_FULL",
@@ -94,7 +94,13 @@ impl fmt::Display for RecordError {
             }
             Self::NoInnerContentType => "a protected record had all-zero inner plaintext",
             Self::EmptyFragment => "the peer sent an empty handshake or alert record",
-            Self::TooManyEmptyRecords => "the peer sent too many empty records in a row",
+            Self::TooManyEmptyRecords => {
+                return write!(
+                f,
+                "the peer sent more than {} empty records (or TLS 1.3 change_cipher_spec) in a row",
+                crate::MAX_EMPTY_RECORDS
+            )
+            }
             Self::UnexpectedChangeCipherSpec => {
                 "the peer sent change_cipher_spec where TLS 1.3 forbids it"
             }

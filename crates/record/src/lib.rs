@@ -33,5 +33,10 @@ pub use writer::{RecordWriter, SealJob};
 pub const MAX_PLAINTEXT: usize = 16_384;
 /// Largest TLS 1.3 ciphertext fragment (RFC 8446 §5.2): 2^14 + 256 bytes.
 pub const MAX_CIPHERTEXT: usize = 16_384 + 256;
-/// How many empty records in a row are accepted before the peer is treated as hostile.
+/// How many records with nothing in them are accepted in a row before the peer is treated as
+/// hostile ([`RecordError::TooManyEmptyRecords`], `TLS_TOO_MANY_EMPTY_RECORDS`): empty
+/// application data and the TLS 1.3 change_cipher_spec records dropped unseen; any other record
+/// with content but an alert ends the run. Empty handshake and alert fragments are refused
+/// outright (RFC 8446 §5.1). BoringSSL's bound (`kMaxEmptyRecords`, ssl/tls_record.cc, which
+/// counts the same records); Go stops at 16 (`maxUselessRecords`).
 pub const MAX_EMPTY_RECORDS: u32 = 32;

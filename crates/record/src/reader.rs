@@ -349,6 +349,8 @@ impl RecordReader {
                 if !self.ccs_allowed || rest.get(HEADER_LEN..total) != Some(&[1u8][..]) {
                     return Err(RecordError::UnexpectedChangeCipherSpec);
                 }
+                // Dropped unseen, like an empty record: counted with them (as BoringSSL does).
+                self.count_empty()?;
                 self.release = total;
                 continue;
             }
@@ -520,12 +522,9 @@ impl RecordReader {
             if ct != ContentType::APPLICATION_DATA {
                 return Err(RecordError::EmptyFragment);
             }
-            self.empty_run = self.empty_run.saturating_add(1);
-            if self.empty_run > MAX_EMPTY_RECORDS {
-                return Err(RecordError::TooManyEmptyRecords);
-            }
+            self.count_empty()?;
         } else {
-            self.empty_run = 0;
+            self.content_seen(ct);
         }
         Ok(Step::Record {
             ct,
@@ -533,6 +532,25 @@ impl RecordReader {
             start,
             len: plen,
         })
+    }
+
+    /// One more record with nothing for the layers above (empty application data, or a
+    /// change_cipher_spec dropped unseen): at most [`MAX_EMPTY_RECORDS`] in a row.
+    fn count_empty(&mut self) -> Result<(), RecordError> {
+        self.empty_run = self.empty_run.saturating_add(1);
+        if self.empty_run > MAX_EMPTY_RECORDS {
+            return Err(RecordError::TooManyEmptyRecords);
+        }
+        Ok(())
+    }
+
+    /// A record with content ends a run of empty ones, unless it is an alert: alerts are
+    /// bounded above (a warning run) and must not reset this run, or the two could alternate
+    /// forever.
+    fn content_seen(&mut self, ct: ContentType) {
+        if ct != ContentType::ALERT {
+            self.empty_run = 0;
+        }
     }
 
     fn finish_inner(&mut self, start: usize, ct_len: usize) -> Result<Step, RecordError> {
@@ -556,12 +574,9 @@ impl RecordReader {
             }
             ContentType::HANDSHAKE | ContentType::ALERT | ContentType::APPLICATION_DATA => {
                 if type_at == 0 {
-                    self.empty_run = self.empty_run.saturating_add(1);
-                    if self.empty_run > MAX_EMPTY_RECORDS {
-                        return Err(RecordError::TooManyEmptyRecords);
-                    }
+                    self.count_empty()?;
                 } else {
-                    self.empty_run = 0;
+                    self.content_seen(ct);
                 }
                 Ok(Step::Record {
                     ct,

@@ -642,3 +642,54 @@ fn full_records_lent_and_compacted_match_under_all_chunkings() {
         }
     }
 }
+
+/// A TLS 1.3 record under `keys(1)` at sequence `seq`, its inner plaintext as given
+/// (content, then the content type).
+fn sealed_inner(seq: u64, inner: &[u8]) -> Vec<u8> {
+    let key = AeadKey::new(AeadAlgorithm::Aes128Gcm, &[7u8; 16]).unwrap();
+    let mut nonce = [9u8; 12];
+    for (d, b) in nonce[4..].iter_mut().zip(seq.to_be_bytes()) {
+        *d ^= b;
+    }
+    let h = Header {
+        content_type: ContentType::APPLICATION_DATA,
+        version: ProtocolVersion::TLS12,
+        len: (inner.len() + TAG_LEN) as u16,
+    };
+    let mut body = inner.to_vec();
+    let tag = key.seal_in_place(&nonce, &h.encode(), &mut body).unwrap();
+    [&h.encode()[..], &body, &tag].concat()
+}
+
+#[test]
+fn alerts_between_empty_records_do_not_end_their_run() {
+    // Warning alerts are bounded above the record layer; if they reset this run, empty
+    // records and alerts could alternate forever. A handshake record does end it.
+    let mut wire = Vec::new();
+    let mut seq = 0;
+    let mut push = |inner: &[u8]| {
+        wire.extend(sealed_inner(seq, inner));
+        seq += 1;
+    };
+    push(&[23]);
+    push(&[24, 0, 0, 1, 0, 22]); // a handshake record (KeyUpdate): the run so far ends
+    for _ in 0..MAX_EMPTY_RECORDS {
+        push(&[23]);
+        push(&[1, 90, 21]);
+    }
+    push(&[23]);
+    let mut r = RecordReader::new();
+    r.set_keys(Some(keys(1)));
+    r.feed(&wire).unwrap();
+    let mut kinds = Vec::new();
+    let err = loop {
+        match r.next_record() {
+            Ok(Next::Record(p)) => kinds.push((p.content_type.0, p.data.len())),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => break e,
+        }
+    };
+    assert_eq!(err, RecordError::TooManyEmptyRecords);
+    assert_eq!(err.code(), "TLS_TOO_MANY_EMPTY_RECORDS");
+    assert_eq!(kinds.len(), 2 + 2 * MAX_EMPTY_RECORDS as usize);
+}

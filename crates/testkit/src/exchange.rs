@@ -23,7 +23,8 @@ use std::rc::Rc;
 use std::task::Poll;
 
 use burrow_client::{
-    BodySource, BodyStream, Client, ClientConfig, Decompress, Proxy, Request, H2_CONNECTION_WINDOW,
+    BodySource, BodyStream, Client, ClientConfig, Decompress, Proxy, RedirectMode, Request,
+    H2_CONNECTION_WINDOW,
 };
 use burrow_h2::hpack::{Encoder, EncoderPolicy};
 use burrow_h2::Header;
@@ -149,7 +150,11 @@ struct Plan {
 fn plan(input: &mut Input<'_>, proto: Proto) -> Plan {
     let (a, b) = (input.byte(), input.byte());
     let mut cfg = ClientConfig {
-        follow_redirects: a & 1 == 0,
+        redirect_mode: if a & 1 == 0 {
+            RedirectMode::Follow
+        } else {
+            RedirectMode::Manual
+        },
         cookies: a & 2 != 0,
         decompress: if a & 4 != 0 {
             Decompress::Passthrough

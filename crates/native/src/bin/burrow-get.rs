@@ -3,7 +3,7 @@
 //! burrow-x509). Prints the body to stdout and what was negotiated and verified to stderr,
 //! including what `burrow -v` cannot show: the HelloRetryRequest, the ticket, close_notify.
 
-use burrow_client::{group_name, suite_name};
+use burrow_client::{CipherSuite, NamedGroup};
 use burrow_native::{fetch, FetchOptions, Revocation, Trust};
 use std::io::Write;
 
@@ -61,8 +61,8 @@ fn main() {
                 "status {} version {:#06x} suite {} group {} alpn {:?} resumed {} hrr {} ticket {} close_notify {}",
                 r.response.status,
                 t.version,
-                suite_name(t.cipher_suite).unwrap_or("?"),
-                group_name(t.group).unwrap_or("?"),
+                CipherSuite(t.cipher_suite).name().unwrap_or("?"),
+                NamedGroup(t.group).name().unwrap_or("?"),
                 t.alpn,
                 t.resumed,
                 t.hello_retry,

@@ -2,24 +2,21 @@
 //! verdicts (X.509 Names are rendered by burrow-client's `CertSummary`).
 
 use burrow_client::{CertSummary, StapleStatus, TlsInfo};
+use burrow_handshake::{CipherSuite, NamedGroup, ProtocolVersion};
 
 /// `TLSv1.3` / `TLSv1.2`.
 pub(crate) fn version(v: u16) -> String {
-    match v {
-        0x0304 => "TLSv1.3".to_string(),
-        0x0303 => "TLSv1.2".to_string(),
-        other => format!("0x{other:04x}"),
-    }
+    ProtocolVersion(v).to_string()
 }
 
-/// The IANA name of a cipher suite burrow can negotiate (else its code point).
+/// The IANA name of a cipher suite (else its code point).
 pub(crate) fn suite(s: u16) -> String {
-    burrow_client::suite_name(s).map_or_else(|| format!("0x{s:04x}"), str::to_string)
+    CipherSuite(s).to_string()
 }
 
 /// The IANA name of a key exchange group (else its code point).
 pub(crate) fn group(g: u16) -> String {
-    burrow_client::group_name(g).map_or_else(|| format!("0x{g:04x}"), str::to_string)
+    NamedGroup(g).to_string()
 }
 
 /// Unix seconds as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian, civil-from-days).

@@ -1,33 +1,34 @@
-//! After the handshake: NewSessionTicket, KeyUpdate, refused post-handshake authentication.
+//! After the handshake: the post-handshake messages of each version. TLS 1.3:
+//! NewSessionTicket, KeyUpdate, refused post-handshake authentication; TLS 1.2: HelloRequest,
+//! answered with a `no_renegotiation` warning.
 
-use crate::conn::{Event, Io};
+use crate::event::Event;
 use crate::keyschedule as ks;
 use crate::messages;
+use crate::secret::Secret;
+use crate::step::{Env, Message, Output};
 use crate::suites::Suite;
 use crate::{Error, HandshakeType, Ticket};
 use burrow_crypto::{hash, hkdf};
+use burrow_record::AlertDescription;
 
-/// Most KeyUpdates accepted in a row without application data between them.
-pub(crate) const MAX_KEY_UPDATES_IN_A_ROW: u32 = 16;
-
-/// Application traffic state.
-pub(crate) struct Traffic {
+/// TLS 1.3 application traffic.
+pub(crate) struct Traffic13 {
     suite: Suite,
-    client_secret: Vec<u8>,
-    server_secret: Vec<u8>,
-    exporter_master: Vec<u8>,
-    resumption_master: Vec<u8>,
+    client_secret: Secret,
+    server_secret: Secret,
+    exporter_master: Secret,
+    resumption_master: Secret,
     alpn: Option<Vec<u8>>,
-    key_updates_in_a_row: u32,
 }
 
-impl Traffic {
+impl Traffic13 {
     pub(crate) fn new(
         suite: Suite,
-        client_secret: Vec<u8>,
-        server_secret: Vec<u8>,
-        exporter_master: Vec<u8>,
-        resumption_master: Vec<u8>,
+        client_secret: Secret,
+        server_secret: Secret,
+        exporter_master: Secret,
+        resumption_master: Secret,
         alpn: Option<Vec<u8>>,
     ) -> Self {
         Self {
@@ -37,71 +38,66 @@ impl Traffic {
             exporter_master,
             resumption_master,
             alpn,
-            key_updates_in_a_row: 0,
         }
     }
 
+    /// A post-handshake message.
     pub(crate) fn handle(
-        mut self,
-        typ: HandshakeType,
-        body: &[u8],
-        io: &mut Io,
-    ) -> Result<Self, Error> {
-        match typ {
+        &mut self,
+        m: Message<'_>,
+        env: Env<'_>,
+        out: &mut dyn Output,
+    ) -> Result<(), Error> {
+        match m.typ {
             HandshakeType::NEW_SESSION_TICKET => {
-                let t = messages::new_session_ticket(body)?;
+                let t = messages::new_session_ticket(m.body)?;
                 let psk = ks::expand_hash_len(
                     self.suite.hash,
                     &self.resumption_master,
                     b"resumption",
                     t.nonce,
                 )?;
-                io.events.push_back(Event::NewSessionTicket(Ticket {
+                out.emit(Event::NewSessionTicket(Ticket {
                     suite: self.suite.id,
                     psk,
                     ticket: t.ticket.to_vec(),
                     age_add: t.age_add,
                     lifetime_s: t.lifetime,
-                    received_ms: io.now_ms,
+                    received_ms: env.now_ms,
                     max_early_data: t.max_early_data,
-                    server_name: io.config.server_name.clone(),
+                    server_name: env.config.server_name.clone(),
                     alpn: self.alpn.clone(),
                     tls12: false,
                     ems: false,
                 }));
             }
             HandshakeType::KEY_UPDATE => {
-                let requested = messages::key_update(body)?;
-                self.key_updates_in_a_row = self.key_updates_in_a_row.saturating_add(1);
-                if self.key_updates_in_a_row > MAX_KEY_UPDATES_IN_A_ROW {
-                    return Err(Error::KeyUpdateStorm);
-                }
+                let requested = messages::key_update(m.body)?;
                 self.server_secret = ks::next_traffic_secret(self.suite.hash, &self.server_secret)?;
-                io.set_read_keys(self.suite, &self.server_secret)?;
+                out.read_secret(self.suite, &self.server_secret)?;
                 if requested {
-                    self.update_ours(false, io)?;
+                    self.update_ours(false, out)?;
                 }
             }
             HandshakeType::CERTIFICATE_REQUEST => return Err(Error::PostHandshakeAuth),
             _ => return Err(Error::UnexpectedMessage),
         }
-        Ok(self)
-    }
-
-    /// Application data arrived: the KeyUpdate run is broken.
-    pub(crate) fn saw_data(&mut self) {
-        self.key_updates_in_a_row = 0;
+        Ok(())
     }
 
     /// Sends a KeyUpdate and switches our write keys.
-    pub(crate) fn update_ours(&mut self, request_peer: bool, io: &mut Io) -> Result<(), Error> {
+    pub(crate) fn update_ours(
+        &mut self,
+        request_peer: bool,
+        out: &mut dyn Output,
+    ) -> Result<(), Error> {
         let m = crate::codec::handshake_message(
             HandshakeType::KEY_UPDATE.0,
             &[u8::from(request_peer)],
         )?;
-        io.send_handshake(&m)?;
+        out.send_handshake(&m)?;
         self.client_secret = ks::next_traffic_secret(self.suite.hash, &self.client_secret)?;
-        io.set_write_keys(self.suite, &self.client_secret)
+        out.write_secret(self.suite, &self.client_secret)
     }
 
     /// TLS-Exporter(label, context, length) (RFC 8446 §7.5).
@@ -110,7 +106,21 @@ impl Traffic {
         let empty = hash::digest(h, &[]);
         let secret = ks::derive(h, &self.exporter_master, label, empty.as_ref())?;
         let ctx_hash = hash::digest(h, context);
-        hkdf::expand_label(h, secret.as_ref(), b"exporter", ctx_hash.as_ref(), out)
+        hkdf::expand_label(h, &secret, b"exporter", ctx_hash.as_ref(), out)
             .map_err(|_| Error::Misuse)
+    }
+}
+
+/// TLS 1.2 application traffic.
+pub(crate) struct Traffic12;
+
+impl Traffic12 {
+    /// Post-handshake messages: only HelloRequest exists, and renegotiation is refused (the
+    /// driver bounds how many, `MAX_HELLO_REQUESTS`).
+    pub(crate) fn handle(&mut self, m: Message<'_>, out: &mut dyn Output) -> Result<(), Error> {
+        if m.typ != HandshakeType::HELLO_REQUEST || !m.body.is_empty() {
+            return Err(Error::UnexpectedMessage);
+        }
+        out.send_warning(AlertDescription::NO_RENEGOTIATION)
     }
 }
