@@ -2,7 +2,6 @@
 
 /// How the connection sends and what it accepts.
 #[derive(Debug, Clone)]
-#[non_exhaustive]
 pub struct Config {
     /// The largest message accepted, in bytes after decompression; a compressed message's
     /// payload may exceed it by `max_message_size / 1024 + 64` bytes (DEFLATE's stored blocks
@@ -49,7 +48,6 @@ impl Default for Config {
 /// I/O loop) and when a data frame with payload arrives; "per message" ones when a message
 /// starts.
 #[derive(Debug, Clone, Copy)]
-#[non_exhaustive]
 pub struct Limits {
     /// Ping frames, and Pong frames answering none of our Pings, per turn (each Ping is an
     /// event and owes a Pong). Default 64.
