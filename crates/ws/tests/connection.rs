@@ -2,6 +2,15 @@
 //! by byte, random splits): the RFC 6455 §5.7 and RFC 7692 §7.2.3 examples, fragmentation and
 //! interleaved control frames, the closing handshake, each peer error with its close code, the
 //! size bound, the abuse budgets, and what the client writes.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 
