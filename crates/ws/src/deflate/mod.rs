@@ -53,22 +53,22 @@ impl Inflater {
             let len = out.len();
             let space = step.min(max.saturating_sub(len).saturating_add(1));
             crate::grow::reserve_within(out, space, max.saturating_add(1));
-            out.resize(len.saturating_add(space), 0);
-            let (in0, out0) = (self.z.total_in(), self.z.total_out());
-            let r = self.z.decompress(
-                input,
-                out.get_mut(len..).unwrap_or_default(),
-                InflateFlush::NoFlush,
-            );
-            let consumed = delta(in0, self.z.total_in());
-            let produced = delta(out0, self.z.total_out());
-            out.truncate(len.saturating_add(produced));
+            let z = &mut self.z;
+            let (r, consumed, produced) = step_into(out, space, |buf| {
+                let (in0, out0) = (z.total_in(), z.total_out());
+                let r = z.decompress(input, buf, InflateFlush::NoFlush);
+                (r, delta(in0, z.total_in()), delta(out0, z.total_out()))
+            });
             let status = r.map_err(|_| Kind::BadCompressedData)?;
             if out.len() > max {
                 return Err(Kind::MessageTooBig);
             }
             input = input.get(consumed..).unwrap_or_default();
             if status == Status::StreamEnd {
+                if consumed == 0 && produced == 0 {
+                    // A stream that ends without taking a byte would repeat forever.
+                    return Err(Kind::BadCompressedData);
+                }
                 // A block with BFINAL set ends the DEFLATE stream inside the message (RFC 7692
                 // §7.2.3.4); what follows (at least the appended trailer) starts a new one.
                 // A sender that ends its stream this way has lost its window too.
@@ -134,17 +134,12 @@ impl Compressor {
             .saturating_add(input.len() / 8)
             .saturating_add(64);
         loop {
-            let len = out.len();
-            out.resize(len.saturating_add(space), 0);
-            let (in0, out0) = (self.z.total_in(), self.z.total_out());
-            let r = self.z.compress(
-                input,
-                out.get_mut(len..).unwrap_or_default(),
-                DeflateFlush::SyncFlush,
-            );
-            let consumed = delta(in0, self.z.total_in());
-            let produced = delta(out0, self.z.total_out());
-            out.truncate(len.saturating_add(produced));
+            let z = &mut self.z;
+            let (r, consumed, produced) = step_into(out, space, |buf| {
+                let (in0, out0) = (z.total_in(), z.total_out());
+                let r = z.compress(input, buf, DeflateFlush::SyncFlush);
+                (r, delta(in0, z.total_in()), delta(out0, z.total_out()))
+            });
             let status = r.map_err(|_| ())?;
             input = input.get(consumed..).unwrap_or_default();
             // Done when all input is in and the flush left output space over (zlib: "call
@@ -235,6 +230,20 @@ impl PerMessageDeflate {
         }
         true
     }
+}
+
+/// Runs one zlib call (`call` returns its result, bytes consumed, bytes produced) writing into
+/// `space` new bytes at the end of `out`, of which only those produced are kept.
+fn step_into<R>(
+    out: &mut Vec<u8>,
+    space: usize,
+    call: impl FnOnce(&mut [u8]) -> (R, usize, usize),
+) -> (R, usize, usize) {
+    let len = out.len();
+    out.resize(len.saturating_add(space), 0);
+    let (r, consumed, produced) = call(out.get_mut(len..).unwrap_or_default());
+    out.truncate(len.saturating_add(produced));
+    (r, consumed, produced)
 }
 
 fn delta(before: u64, after: u64) -> usize {

@@ -1,5 +1,13 @@
 //! What the connection tests share: server frames, client frames unmasked, chunkings.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_ws::frame::{mask_into, FrameHead};
 use burrow_ws::{Config, Connection, DeflateParams, Error, Event, Opcode};
