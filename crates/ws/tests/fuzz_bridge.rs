@@ -30,3 +30,13 @@ fn fuzz_entry_agrees_on_every_split() {
         }
     }
 }
+
+/// fuzz target ws_frames, crash-6762945d: a compressed text frame whose first inflated bytes
+/// are not UTF-8 and whose DEFLATE data turns corrupt further on. Whole, the corruption was
+/// reported; split in two, the invalid text was: errors now come in the order of the bytes
+/// that cause them (InvalidUtf8 here, under every split).
+#[test]
+fn invalid_text_before_corrupt_deflate_fails_alike_under_every_split() {
+    let input = [0x3d, 0x41, 0x42, 0x7a, 0x24, 0xd1, 0x42, 0xa3, 0xff, 0x24];
+    burrow_ws::fuzz::frames(&input);
+}

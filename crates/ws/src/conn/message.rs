@@ -66,7 +66,12 @@ impl Incoming {
     ) -> Result<(), Error> {
         match inflater {
             Some(z) if self.compressed => {
-                z.inflate(piece, &mut self.data, max).map_err(Error::peer)?
+                let (kind, utf8) = (self.kind, &mut self.utf8);
+                return z
+                    .inflate(piece, &mut self.data, max, &mut |d| {
+                        check_text(kind, utf8, d)
+                    })
+                    .map_err(Error::peer);
             }
             // Uncompressed: `admit` already held the message to `max`, and its frames' total
             // bounds the capacity.
@@ -86,8 +91,9 @@ impl Incoming {
         max: usize,
     ) -> Result<Message, Error> {
         if let (true, Some(z)) = (self.compressed, inflater) {
-            z.finish(&mut self.data, max).map_err(Error::peer)?;
-            self.check_text()?;
+            let (kind, utf8) = (self.kind, &mut self.utf8);
+            z.finish(&mut self.data, max, &mut |d| check_text(kind, utf8, d))
+                .map_err(Error::peer)?;
         }
         match self.kind {
             MessageKind::Binary => Ok(Message::Binary(self.data)),
@@ -105,11 +111,14 @@ impl Incoming {
     }
 
     fn check_text(&mut self) -> Result<(), Error> {
-        if self.kind == MessageKind::Text {
-            self.utf8
-                .advance(&self.data)
-                .map_err(|_| Error::peer(Kind::InvalidUtf8))?;
-        }
-        Ok(())
+        check_text(self.kind, &mut self.utf8, &self.data).map_err(Error::peer)
     }
+}
+
+/// A text message's bytes so far must be UTF-8, but for a character still open at the end.
+fn check_text(kind: MessageKind, utf8: &mut Utf8Check, data: &[u8]) -> Result<(), Kind> {
+    if kind == MessageKind::Text {
+        utf8.advance(data).map_err(|_| Kind::InvalidUtf8)?;
+    }
+    Ok(())
 }

@@ -42,11 +42,16 @@ impl Inflater {
     /// which holds the message so far. `out` never grows past `max + 1` bytes: a message that
     /// would is [`Kind::MessageTooBig`] (a decompression bomb costs at most `max` bytes and
     /// the work to produce them).
+    ///
+    /// `check` sees `out` after every step, before the bound and before a corruption further
+    /// on is reported: errors come in the order of the bytes that cause them, so every split of
+    /// the input fails the same way.
     pub(crate) fn inflate(
         &mut self,
         mut input: &[u8],
         out: &mut Vec<u8>,
         max: usize,
+        check: &mut dyn FnMut(&[u8]) -> Result<(), Kind>,
     ) -> Result<(), Kind> {
         let mut step = input.len().saturating_mul(4).clamp(256, MAX_STEP);
         loop {
@@ -59,10 +64,11 @@ impl Inflater {
                 let r = z.decompress(input, buf, InflateFlush::NoFlush);
                 (r, delta(in0, z.total_in()), delta(out0, z.total_out()))
             });
-            let status = r.map_err(|_| Kind::BadCompressedData)?;
+            check(out)?;
             if out.len() > max {
                 return Err(Kind::MessageTooBig);
             }
+            let status = r.map_err(|_| Kind::BadCompressedData)?;
             input = input.get(consumed..).unwrap_or_default();
             if status == Status::StreamEnd {
                 if consumed == 0 && produced == 0 {
@@ -93,8 +99,13 @@ impl Inflater {
     }
 
     /// Ends a message: appends the trailer the sender stripped and inflates it.
-    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, max: usize) -> Result<(), Kind> {
-        self.inflate(&TRAILER, out, max)
+    pub(crate) fn finish(
+        &mut self,
+        out: &mut Vec<u8>,
+        max: usize,
+        check: &mut dyn FnMut(&[u8]) -> Result<(), Kind>,
+    ) -> Result<(), Kind> {
+        self.inflate(&TRAILER, out, max, check)
     }
 }
 
@@ -258,9 +269,9 @@ mod tests {
     fn inflate_all(z: &mut Inflater, pieces: &[&[u8]], max: usize) -> Result<Vec<u8>, Kind> {
         let mut out = Vec::new();
         for p in pieces {
-            z.inflate(p, &mut out, max)?;
+            z.inflate(p, &mut out, max, &mut |_| Ok(()))?;
         }
-        z.finish(&mut out, max)?;
+        z.finish(&mut out, max, &mut |_| Ok(()))?;
         Ok(out)
     }
 
@@ -320,7 +331,10 @@ mod tests {
         assert!(z.len() < 20 << 10, "{}", z.len());
         let mut d = Inflater::new();
         let mut out = Vec::new();
-        assert_eq!(d.inflate(&z, &mut out, 1 << 20), Err(Kind::MessageTooBig));
+        assert_eq!(
+            d.inflate(&z, &mut out, 1 << 20, &mut |_| Ok(())),
+            Err(Kind::MessageTooBig)
+        );
         assert!(out.capacity() <= (1 << 20) + 1, "{}", out.capacity());
         // Exactly at the bound passes.
         let mut d = Inflater::new();
