@@ -365,10 +365,12 @@ impl CryptoOffload for WebCrypto {
             let alg = obj(&[("name", JsValue::from_str("AES-GCM"))])
                 .map_err(|e| js_err("importKey", &e))?;
             let usages = Array::of2(&JsValue::from_str("encrypt"), &JsValue::from_str("decrypt"));
-            let p = self
-                .subtle
-                .import_key("raw", &Uint8Array::from(key), &alg, false, &usages)
-                .map_err(|e| js_err("importKey", &e))?;
+            let raw = Uint8Array::from(key);
+            let p = self.subtle.import_key("raw", &raw, &alg, false, &usages);
+            // importKey copies the bytes before it returns (WebCrypto: "a copy of the bytes held
+            // by keyData"), so the JS copy of the traffic key is wiped rather than left to the GC.
+            raw.fill(0, 0, raw.length());
+            let p = p.map_err(|e| js_err("importKey", &e))?;
             let k = awaited(&p).await.map_err(|e| js_err("importKey", &e))?;
             Ok(Rc::new(AesKey {
                 subtle: self.subtle.clone().unchecked_into(),

@@ -173,3 +173,19 @@ pub fn open(
     k.open_in_place(nonce, aad, &mut buf, &tag)?;
     Ok(buf)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The expanded keys inside an [`AeadKey`](super::AeadKey) and the ML-KEM private key wipe
+    /// themselves when dropped: this stops compiling if the `zeroize` features in Cargo.toml go away.
+    #[test]
+    fn key_schedules_are_wiped_on_drop() {
+        fn wiped_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+        wiped_on_drop::<aes::Aes128>();
+        wiped_on_drop::<aes::Aes256>();
+        wiped_on_drop::<chacha20poly1305::ChaCha20Poly1305>();
+        wiped_on_drop::<ml_kem::kem::DecapsulationKey<ml_kem::MlKem768Params>>();
+        wiped_on_drop::<x25519_dalek::StaticSecret>();
+        wiped_on_drop::<zeroize::Zeroizing<p256::NonZeroScalar>>();
+    }
+}

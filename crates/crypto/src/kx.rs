@@ -68,11 +68,13 @@ impl Group {
     }
 }
 
+/// A private key share; every variant wipes itself when dropped (x25519-dalek and ml-kem with
+/// their `zeroize` features, the NIST scalars through `Zeroizing`).
 enum Secret {
     X25519(x25519_dalek::StaticSecret),
-    P256(p256::NonZeroScalar),
-    P384(p384::NonZeroScalar),
-    P521(p521::NonZeroScalar),
+    P256(Zeroizing<p256::NonZeroScalar>),
+    P384(Zeroizing<p384::NonZeroScalar>),
+    P521(Zeroizing<p521::NonZeroScalar>),
     Hybrid {
         kem: Box<mlkem::DecapsulationKey>,
         x25519: x25519_dalek::StaticSecret,
@@ -155,13 +157,13 @@ impl KeyShare {
                 let s = p256::SecretKey::from_slice(seed)
                     .map_err(|_| CryptoError::InvalidPrivateKey)?;
                 let p = s.public_key().to_encoded_point(false).as_bytes().to_vec();
-                (Secret::P256(s.to_nonzero_scalar()), p)
+                (Secret::P256(Zeroizing::new(s.to_nonzero_scalar())), p)
             }
             Group::Secp384r1 => {
                 let s = p384::SecretKey::from_slice(seed)
                     .map_err(|_| CryptoError::InvalidPrivateKey)?;
                 let p = s.public_key().to_encoded_point(false).as_bytes().to_vec();
-                (Secret::P384(s.to_nonzero_scalar()), p)
+                (Secret::P384(Zeroizing::new(s.to_nonzero_scalar())), p)
             }
             Group::Secp521r1 => {
                 let mut bytes = Zeroizing::new(seed.to_vec());
@@ -171,7 +173,7 @@ impl KeyShare {
                 let s = p521::SecretKey::from_slice(&bytes)
                     .map_err(|_| CryptoError::InvalidPrivateKey)?;
                 let p = s.public_key().to_encoded_point(false).as_bytes().to_vec();
-                (Secret::P521(s.to_nonzero_scalar()), p)
+                (Secret::P521(Zeroizing::new(s.to_nonzero_scalar())), p)
             }
             Group::X25519MlKem768 => {
                 let (kem_seed, x_seed) = seed
@@ -217,21 +219,21 @@ impl KeyShare {
                 check_uncompressed(peer_share, 65)?;
                 let pk = p256::PublicKey::from_sec1_bytes(peer_share)
                     .map_err(|_| CryptoError::InvalidPublicKey)?;
-                let shared = p256::ecdh::diffie_hellman(s, pk.as_affine());
+                let shared = p256::ecdh::diffie_hellman(&**s, pk.as_affine());
                 shared.raw_secret_bytes().to_vec()
             }
             Secret::P384(s) => {
                 check_uncompressed(peer_share, 97)?;
                 let pk = p384::PublicKey::from_sec1_bytes(peer_share)
                     .map_err(|_| CryptoError::InvalidPublicKey)?;
-                let shared = p384::ecdh::diffie_hellman(s, pk.as_affine());
+                let shared = p384::ecdh::diffie_hellman(&**s, pk.as_affine());
                 shared.raw_secret_bytes().to_vec()
             }
             Secret::P521(s) => {
                 check_uncompressed(peer_share, 133)?;
                 let pk = p521::PublicKey::from_sec1_bytes(peer_share)
                     .map_err(|_| CryptoError::InvalidPublicKey)?;
-                let shared = p521::ecdh::diffie_hellman(s, pk.as_affine());
+                let shared = p521::ecdh::diffie_hellman(&**s, pk.as_affine());
                 shared.raw_secret_bytes().to_vec()
             }
             Secret::Hybrid { kem, x25519 } => {
