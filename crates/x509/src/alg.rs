@@ -315,3 +315,292 @@ fn rsa_key_acceptable(key: &[u8]) -> bool {
     let e_ok = e.last().is_some_and(|b| b & 1 == 1) && e != [1];
     whole_bytes && (2048..=8192).contains(&bits) && e_ok
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_der::{bit_string, oid, oids, seq, tlv};
+
+    fn sig_alg(der: &[u8]) -> DerResult<SigAlg> {
+        Reader::new(der).exactly(read_sig_alg)
+    }
+
+    fn hash_alg(id: &[u8], null: bool) -> Vec<u8> {
+        if null {
+            seq(&[&oid(id), &[0x05, 0x00]])
+        } else {
+            seq(&[&oid(id)])
+        }
+    }
+
+    /// RSASSA-PSS AlgorithmIdentifier with the given optional parameter fields.
+    fn pss(
+        hash: Option<&[u8]>,
+        mgf: Option<&[u8]>,
+        salt: Option<u8>,
+        trailer: Option<u8>,
+    ) -> Vec<u8> {
+        let mut params = Vec::new();
+        if let Some(h) = hash {
+            params.extend(tlv(0xa0, h));
+        }
+        if let Some(m) = mgf {
+            params.extend(tlv(0xa1, m));
+        }
+        if let Some(s) = salt {
+            params.extend(tlv(0xa2, &tlv(0x02, &[s])));
+        }
+        if let Some(t) = trailer {
+            params.extend(tlv(0xa3, &tlv(0x02, &[t])));
+        }
+        seq(&[&oid(oids::RSA_PSS), &tlv(0x30, &params)])
+    }
+
+    fn mgf1(hash: &[u8]) -> Vec<u8> {
+        seq(&[&oid(oids::MGF1), hash])
+    }
+
+    #[test]
+    fn pss_parameters_must_be_the_one_supported_shape() {
+        for (h, want, salt) in [
+            (oids::SHA256, SigAlg::RsaPssSha256, 32),
+            (oids::SHA384, SigAlg::RsaPssSha384, 48),
+            (oids::SHA512, SigAlg::RsaPssSha512, 64),
+        ] {
+            for null in [true, false] {
+                let ha = hash_alg(h, null);
+                let m = mgf1(&ha);
+                assert_eq!(
+                    sig_alg(&pss(Some(&ha), Some(&m), Some(salt), None)),
+                    Ok(want)
+                );
+                assert_eq!(
+                    sig_alg(&pss(Some(&ha), Some(&m), Some(salt), Some(1))),
+                    Ok(want)
+                );
+                // Salt of another length, a trailer other than 1, or salt left to its default.
+                for other in [
+                    pss(Some(&ha), Some(&m), Some(salt.wrapping_sub(1)), None),
+                    pss(Some(&ha), Some(&m), Some(salt), Some(2)),
+                    pss(Some(&ha), Some(&m), None, None),
+                ] {
+                    assert_eq!(sig_alg(&other), Ok(SigAlg::Unsupported));
+                }
+            }
+        }
+        let sha256 = hash_alg(oids::SHA256, true);
+        let sha384 = hash_alg(oids::SHA384, true);
+        let sha1 = hash_alg(oids::SHA1, true);
+        let unsupported = [
+            // Defaults (SHA-1 everywhere) and a missing MGF.
+            pss(None, None, None, None),
+            pss(Some(&sha256), None, Some(32), None),
+            pss(None, Some(&mgf1(&sha256)), Some(32), None),
+            // SHA-1, as hash or as MGF1 hash.
+            pss(Some(&sha1), Some(&mgf1(&sha1)), Some(20), None),
+            pss(Some(&sha256), Some(&mgf1(&sha1)), Some(32), None),
+            // Hash and MGF1 hash differ.
+            pss(Some(&sha256), Some(&mgf1(&sha384)), Some(32), None),
+            // A mask generation function other than MGF1 (its parameters are not looked at).
+            pss(
+                Some(&sha256),
+                Some(&seq(&[&oid(oids::SHA256)])),
+                Some(32),
+                None,
+            ),
+        ];
+        for alg in unsupported {
+            assert_eq!(sig_alg(&alg), Ok(SigAlg::Unsupported), "{alg:02x?}");
+        }
+        // Malformed: a hash AlgorithmIdentifier whose NULL has contents, a non-NULL parameter.
+        let bad_null = seq(&[&oid(oids::SHA256), &[0x05, 0x01, 0x00]]);
+        assert_eq!(
+            sig_alg(&pss(Some(&bad_null), Some(&mgf1(&sha256)), Some(32), None)),
+            Err(DerError("bad NULL"))
+        );
+        let not_null = seq(&[&oid(oids::SHA256), &[0x02, 0x01, 0x00]]);
+        assert_eq!(
+            sig_alg(&pss(Some(&not_null), Some(&mgf1(&sha256)), Some(32), None)),
+            Err(DerError("unexpected tag"))
+        );
+        // PSS without its parameters SEQUENCE.
+        assert_eq!(
+            sig_alg(&seq(&[&oid(oids::RSA_PSS)])),
+            Err(DerError("unexpected tag"))
+        );
+    }
+
+    #[test]
+    fn algorithm_parameters() {
+        // PKCS#1: NULL or absent; anything else is malformed.
+        let rsa = |params: &[u8]| seq(&[&oid(oids::SHA256_WITH_RSA), params]);
+        assert_eq!(sig_alg(&rsa(&[0x05, 0x00])), Ok(SigAlg::RsaPkcs1Sha256));
+        assert_eq!(sig_alg(&rsa(&[])), Ok(SigAlg::RsaPkcs1Sha256));
+        assert_eq!(
+            sig_alg(&rsa(&[0x05, 0x01, 0x00])),
+            Err(DerError("bad NULL"))
+        );
+        assert_eq!(
+            sig_alg(&rsa(&[0x02, 0x01, 0x00])),
+            Err(DerError("unexpected tag"))
+        );
+        // ECDSA and Ed25519: parameters must be absent.
+        for id in [oids::ECDSA_SHA256, oids::ECDSA_SHA384, oids::ED25519] {
+            assert!(sig_alg(&seq(&[&oid(id)])).is_ok());
+            assert_eq!(
+                sig_alg(&seq(&[&oid(id), &[0x05, 0x00]])),
+                Err(DerError("unexpected signature algorithm parameters"))
+            );
+        }
+        // Unknown algorithms parse (parameters skipped) and fail only when used.
+        let dsa = [0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x03];
+        assert_eq!(
+            sig_alg(&seq(&[&oid(&dsa), &[0x05, 0x00], &[0x02, 0x01, 0x07]])),
+            Ok(SigAlg::Unsupported)
+        );
+    }
+
+    #[test]
+    fn schemes_bind_to_matching_keys_only() {
+        use SignatureAlgorithm as S;
+        let table = [
+            (SigAlg::EcdsaSha256, KeyType::EcP256, S::EcdsaP256Sha256),
+            (SigAlg::EcdsaSha384, KeyType::EcP256, S::EcdsaP256Sha384),
+            (SigAlg::EcdsaSha256, KeyType::EcP384, S::EcdsaP384Sha256),
+            (SigAlg::EcdsaSha384, KeyType::EcP384, S::EcdsaP384Sha384),
+            (SigAlg::EcdsaSha256, KeyType::EcP521, S::EcdsaP521Sha256),
+            (SigAlg::EcdsaSha384, KeyType::EcP521, S::EcdsaP521Sha384),
+            (SigAlg::EcdsaSha512, KeyType::EcP521, S::EcdsaP521Sha512),
+            (SigAlg::RsaPkcs1Sha256, KeyType::Rsa, S::RsaPkcs1Sha256),
+            (SigAlg::RsaPkcs1Sha384, KeyType::Rsa, S::RsaPkcs1Sha384),
+            (SigAlg::RsaPkcs1Sha512, KeyType::Rsa, S::RsaPkcs1Sha512),
+            (SigAlg::RsaPssSha256, KeyType::Rsa, S::RsaPssSha256),
+            (SigAlg::RsaPssSha384, KeyType::Rsa, S::RsaPssSha384),
+            (SigAlg::RsaPssSha512, KeyType::Rsa, S::RsaPssSha512),
+            (SigAlg::Ed25519, KeyType::Ed25519, S::Ed25519),
+        ];
+        let algs = [
+            SigAlg::EcdsaSha256,
+            SigAlg::EcdsaSha384,
+            SigAlg::EcdsaSha512,
+            SigAlg::RsaPkcs1Sha256,
+            SigAlg::RsaPkcs1Sha384,
+            SigAlg::RsaPkcs1Sha512,
+            SigAlg::RsaPssSha256,
+            SigAlg::RsaPssSha384,
+            SigAlg::RsaPssSha512,
+            SigAlg::Ed25519,
+            SigAlg::Unsupported,
+        ];
+        let keys = [
+            KeyType::Rsa,
+            KeyType::EcP256,
+            KeyType::EcP384,
+            KeyType::EcP521,
+            KeyType::Ed25519,
+            KeyType::Unsupported,
+        ];
+        for alg in algs {
+            for key in keys {
+                let want = table
+                    .iter()
+                    .find(|(a, k, _)| *a == alg && *k == key)
+                    .map(|(_, _, s)| *s)
+                    .ok_or(Error::UnsupportedSignatureAlgorithm);
+                assert_eq!(alg.with_key(key), want, "{alg:?} with {key:?}");
+            }
+        }
+    }
+
+    fn key_type(alg: &[u8], key: &[u8]) -> DerResult<KeyType> {
+        let spki = seq(&[alg, &bit_string(key)]);
+        let contents = Reader::new(&spki).read(tag::SEQUENCE)?;
+        read_spki_key_type(contents)
+    }
+
+    /// RSAPublicKey { modulus of `bytes` bytes, top bit `top`, exponent `e` }.
+    fn rsa_public(bytes: usize, top: u8, e: &[u8]) -> Vec<u8> {
+        let mut n = vec![0u8; bytes];
+        if let Some(first) = n.first_mut() {
+            *first = top;
+        }
+        if top & 0x80 != 0 {
+            n.insert(0, 0);
+        }
+        seq(&[&tlv(0x02, &n), &tlv(0x02, e)])
+    }
+
+    #[test]
+    fn key_types() {
+        let ec = |curve: &[u8]| seq(&[&oid(oids::EC_PUBLIC_KEY), &oid(curve)]);
+        let point = [4u8; 65];
+        assert_eq!(key_type(&ec(oids::PRIME256V1), &point), Ok(KeyType::EcP256));
+        assert_eq!(key_type(&ec(oids::SECP384R1), &point), Ok(KeyType::EcP384));
+        assert_eq!(key_type(&ec(oids::SECP521R1), &point), Ok(KeyType::EcP521));
+        // secp256k1: a curve we do not verify.
+        assert_eq!(
+            key_type(&ec(&[0x2b, 0x81, 0x04, 0x00, 0x0a]), &point),
+            Ok(KeyType::Unsupported)
+        );
+        // Explicit curve parameters (a SEQUENCE instead of a named curve).
+        let explicit = seq(&[&oid(oids::EC_PUBLIC_KEY), &seq(&[&[0x02, 0x01, 0x01]])]);
+        assert_eq!(key_type(&explicit, &point), Ok(KeyType::Unsupported));
+        assert_eq!(
+            key_type(&seq(&[&oid(oids::ED25519)]), &[1u8; 32]),
+            Ok(KeyType::Ed25519)
+        );
+        // DSA, with parameters: skipped.
+        let dsa = seq(&[&oid(&[0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x01]), &seq(&[])]);
+        assert_eq!(
+            key_type(&dsa, &[0x02, 0x01, 0x05]),
+            Ok(KeyType::Unsupported)
+        );
+
+        let rsa = seq(&[&oid(oids::RSA_ENCRYPTION), &[0x05, 0x00]]);
+        let e = [0x01, 0x00, 0x01];
+        assert_eq!(key_type(&rsa, &rsa_public(256, 0xc1, &e)), Ok(KeyType::Rsa));
+        assert_eq!(
+            key_type(&rsa, &rsa_public(1024, 0x80, &e)),
+            Ok(KeyType::Rsa)
+        );
+        for (what, key) in [
+            ("1024 bits", rsa_public(128, 0xc1, &e)),
+            ("8200 bits", rsa_public(1025, 0x80, &e)),
+            ("2047 bits", rsa_public(256, 0x41, &e)),
+            ("even exponent", rsa_public(256, 0xc1, &[0x01, 0x00, 0x00])),
+            ("exponent 1", rsa_public(256, 0xc1, &[0x01])),
+            ("not an RSAPublicKey", vec![0x05, 0x00]),
+        ] {
+            assert_eq!(key_type(&rsa, &key), Ok(KeyType::Unsupported), "{what}");
+        }
+        assert_eq!(
+            key_type(&seq(&[&oid(oids::RSA_ENCRYPTION), &[0x05, 0x01, 0x00]]), &e),
+            Err(DerError("bad NULL"))
+        );
+        assert_eq!(
+            key_type(&seq(&[&oid(oids::RSA_ENCRYPTION)]), &e),
+            Err(DerError("unexpected tag"))
+        );
+    }
+
+    /// The blanket impls for references and boxes answer like the verifier they wrap.
+    #[test]
+    fn verifier_blanket_impls_delegate() {
+        struct Refuse;
+        impl SignatureVerifier for Refuse {
+            fn verify(&self, _: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
+                Err(SignatureFailure::Unsupported)
+            }
+        }
+        let req = SignatureRequest {
+            algorithm: SignatureAlgorithm::Ed25519,
+            spki: &[],
+            message: b"m",
+            signature: &[],
+        };
+        let by_ref: &dyn SignatureVerifier = &Refuse;
+        assert_eq!((&by_ref).verify(&req), Err(SignatureFailure::Unsupported));
+        let boxed: Box<dyn SignatureVerifier> = Box::new(Refuse);
+        assert_eq!(boxed.verify(&req), Err(SignatureFailure::Unsupported));
+    }
+}

@@ -216,4 +216,36 @@ mod tests {
         ));
         assert!(!ip_in_subnet(&[192, 0, 2, 7], &[0; 32]));
     }
+
+    #[test]
+    fn constraint_shapes() {
+        let ip = |b: &[u8]| validate_constraint(&GeneralName::Ip(b.to_vec()));
+        assert_eq!(ip(&[10, 0, 0, 0, 255, 0, 0, 0]), Ok(()));
+        assert_eq!(
+            ip(&[10, 0, 0, 0, 255, 0, 255, 0]),
+            Err(Error::Invalid("non-contiguous iPAddress constraint mask"))
+        );
+        assert_eq!(
+            ip(&[10, 0, 0, 0]),
+            Err(Error::Invalid("malformed iPAddress name constraint"))
+        );
+        // An excluded base shorter than what the wildcard stands under: no overlap.
+        assert!(!dns_in_subtree(
+            b"*.a.example.com",
+            b"b.com",
+            Mode::Excluded
+        ));
+        // A base that only ends like the wildcard's domain, not on a label boundary.
+        assert!(!dns_in_subtree(
+            b"*.example.com",
+            b"xexample.com",
+            Mode::Excluded
+        ));
+        // A base with more than one label in front of the wildcard's domain: no overlap.
+        assert!(!dns_in_subtree(
+            b"*.example.com",
+            b"x.y.example.com",
+            Mode::Excluded
+        ));
+    }
 }

@@ -319,4 +319,76 @@ mod tests {
         assert_eq!(bit_flags(&[0x07, 0x80]).unwrap(), 1);
         assert!(bit_flags(&[0x07, 0x81]).is_err());
     }
+
+    #[test]
+    fn malformed_elements() {
+        let err = |b: &[u8]| Reader::new(b).read_any().map(|t| t.tag);
+        assert_eq!(err(&[0x1f, 0x01, 0x00]), Err(DerError("high-number tag")));
+        assert_eq!(
+            err(&[0x04, 0x85, 1, 0, 0, 0, 0]),
+            Err(DerError("length too large"))
+        );
+        assert_eq!(err(&[0x04]), Err(DerError("truncated length")));
+        assert_eq!(err(&[0x04, 0x82, 0x01]), Err(DerError("truncated length")));
+        assert_eq!(err(&[]), Err(DerError("truncated element")));
+        assert_eq!(
+            err(&[0x04, 0x02, 0x00]),
+            Err(DerError("truncated contents"))
+        );
+        // BOOLEAN: DER allows only 0x00 and 0xff; DEFAULT FALSE must not be encoded.
+        let b = |v: &[u8]| Reader::new(v).read_bool();
+        assert_eq!(b(&[0x01, 0x01, 0xff]), Ok(true));
+        assert_eq!(b(&[0x01, 0x01, 0x00]), Ok(false));
+        assert_eq!(b(&[0x01, 0x01, 0x01]), Err(DerError("bad BOOLEAN")));
+        assert_eq!(b(&[0x01, 0x00]), Err(DerError("bad BOOLEAN")));
+        let d = |v: &[u8]| Reader::new(v).read_default_false();
+        assert_eq!(
+            d(&[0x01, 0x01, 0x00]),
+            Err(DerError("DEFAULT FALSE encoded"))
+        );
+        assert_eq!(d(&[0x04, 0x00]), Ok(false));
+        assert_eq!(d(&[0x01, 0x01, 0xff]), Ok(true));
+    }
+
+    #[test]
+    fn small_integers_and_bit_strings() {
+        let u = |v: &[u8]| Reader::new(v).read_small_uint();
+        assert_eq!(u(&[0x02, 0x01, 0x00]), Ok(0));
+        assert_eq!(
+            u(&[0x02, 0x09, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+            Ok(u64::MAX)
+        );
+        assert_eq!(
+            u(&[0x02, 0x09, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]),
+            Err(DerError("integer too large"))
+        );
+        assert_eq!(u(&[0x02, 0x01, 0x80]), Err(DerError("negative INTEGER")));
+        assert_eq!(
+            u(&[0x02, 0x02, 0xff, 0x80]),
+            Err(DerError("non-minimal INTEGER"))
+        );
+        assert_eq!(u(&[0x02, 0x00]), Err(DerError("empty INTEGER")));
+        // Flags: at most two bytes (KeyUsage has nine bits); no bits past the end.
+        assert_eq!(bit_flags(&[0x07, 0x80, 0x80]), Ok((1 << 0) | (1 << 8)));
+        assert_eq!(bit_flags(&[0x00]), Ok(0));
+        assert_eq!(
+            bit_flags(&[0x00, 0x80, 0x00, 0x00]),
+            Err(DerError("BIT STRING too long for flags"))
+        );
+        assert_eq!(bit_flags(&[]), Err(DerError("empty BIT STRING")));
+        assert_eq!(bit_flags(&[0x08, 0x00]), Err(DerError("bad BIT STRING")));
+        assert_eq!(bit_flags(&[0x01]), Err(DerError("bad BIT STRING")));
+        fn key(v: &[u8]) -> DerResult<&[u8]> {
+            Reader::new(v).read_bit_string_bytes()
+        }
+        assert_eq!(key(&[0x03, 0x02, 0x00, 0xaa]), Ok(&[0xaa][..]));
+        assert_eq!(
+            key(&[0x03, 0x02, 0x01, 0xaa]),
+            Err(DerError("BIT STRING with unused bits"))
+        );
+        assert_eq!(
+            key(&[0x03, 0x00]),
+            Err(DerError("BIT STRING with unused bits"))
+        );
+    }
 }

@@ -224,3 +224,121 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every variant with its stable code (codes are an API: logs and callers match on them).
+    fn all() -> Vec<(Error, &'static str)> {
+        vec![
+            (Error::Expired, "CERT_EXPIRED"),
+            (Error::NotYetValid, "CERT_NOT_YET_VALID"),
+            (Error::NameMismatch, "CERT_NAME_MISMATCH"),
+            (Error::NonAsciiHostName, "CERT_HOSTNAME_IDNA"),
+            (Error::InvalidHostName, "CERT_HOSTNAME_INVALID"),
+            (Error::Untrusted, "CERT_UNTRUSTED"),
+            (Error::PinMismatch(SeenPins::new()), "CERT_PIN_MISMATCH"),
+            (Error::BadSignature, "CERT_BAD_SIGNATURE"),
+            (
+                Error::UnsupportedSignatureAlgorithm,
+                "CERT_UNSUPPORTED_ALGORITHM",
+            ),
+            (Error::Invalid("x"), "CERT_INVALID"),
+            (
+                Error::UnsupportedCriticalExtension,
+                "CERT_UNSUPPORTED_CRITICAL_EXTENSION",
+            ),
+            (Error::IssuerNotCa, "CERT_ISSUER_NOT_CA"),
+            (Error::CaUsedAsEndEntity, "CERT_CA_AS_LEAF"),
+            (Error::PathLenExceeded, "CERT_PATH_LEN"),
+            (Error::KeyUsageForbidden, "CERT_KEY_USAGE"),
+            (Error::ExtendedKeyUsageForbidden, "CERT_EXTENDED_KEY_USAGE"),
+            (Error::NameConstraintViolation, "CERT_NAME_CONSTRAINTS"),
+            (
+                Error::UnsupportedNameConstraint,
+                "CERT_NAME_CONSTRAINTS_UNSUPPORTED",
+            ),
+            (Error::PathTooLong, "CERT_PATH_TOO_LONG"),
+            (Error::BudgetExceeded, "CERT_BUDGET_EXCEEDED"),
+            (Error::OcspRevoked, "OCSP_REVOKED"),
+            (Error::OcspUnknown, "OCSP_UNKNOWN"),
+            (Error::OcspInvalid("y"), "OCSP_INVALID"),
+            (Error::OcspMismatch, "OCSP_MISMATCH"),
+            (Error::OcspStale, "OCSP_STALE"),
+            (Error::OcspStapleRequired, "OCSP_STAPLE_REQUIRED"),
+            (Error::BadTrustAnchor("z"), "CERT_BAD_TRUST_ANCHOR"),
+            (Error::CustomDecisionRequired, "CERT_CUSTOM_PENDING"),
+            (Error::CustomRejected, "CERT_CUSTOM_REJECTED"),
+        ]
+    }
+
+    #[test]
+    fn codes_are_stable_and_messages_distinct() {
+        let all = all();
+        let mut messages = std::collections::HashSet::new();
+        for (e, code) in &all {
+            assert_eq!(e.code(), *code);
+            let msg = e.to_string();
+            assert!(msg.len() > 20, "{code}: {msg:?}");
+            assert!(messages.insert(msg), "{code}: message shared");
+        }
+        assert_eq!(
+            Error::Invalid("bad tag").to_string(),
+            "certificate is malformed (bad tag)"
+        );
+        assert_eq!(
+            Error::OcspInvalid("bad tag").to_string(),
+            "stapled OCSP response is invalid (bad tag)"
+        );
+        assert_eq!(
+            Error::BadTrustAnchor("no pins").to_string(),
+            "a configured trust anchor is unusable (no pins)"
+        );
+        let fatal: Vec<_> = all.iter().filter(|(e, _)| e.is_fatal()).collect();
+        assert_eq!(
+            fatal,
+            vec![&(Error::BudgetExceeded, "CERT_BUDGET_EXCEEDED")]
+        );
+    }
+
+    #[test]
+    fn the_most_specific_error_is_reported() {
+        // Ascending specificity: each later one beats each earlier one, in either order.
+        let ladder = [
+            Error::Untrusted,
+            Error::PathTooLong,
+            Error::UnsupportedSignatureAlgorithm,
+            Error::BadSignature,
+            Error::PathLenExceeded,
+            Error::ExtendedKeyUsageForbidden,
+            Error::Invalid("x"),
+            Error::UnsupportedNameConstraint,
+            Error::NotYetValid,
+            Error::OcspStale,
+        ];
+        for (i, lo) in ladder.iter().enumerate() {
+            for hi in ladder.iter().skip(i.saturating_add(1)) {
+                assert_eq!(lo.most_specific(*hi), *hi, "{lo:?} vs {hi:?}");
+                assert_eq!(hi.most_specific(*lo), *hi, "{hi:?} vs {lo:?}");
+            }
+        }
+        // Same rank: the first one wins.
+        assert_eq!(
+            Error::IssuerNotCa.most_specific(Error::PathLenExceeded),
+            Error::IssuerNotCa
+        );
+        assert_eq!(
+            Error::Expired.most_specific(Error::NotYetValid),
+            Error::Expired
+        );
+        assert_eq!(
+            Error::KeyUsageForbidden.most_specific(Error::ExtendedKeyUsageForbidden),
+            Error::KeyUsageForbidden
+        );
+        assert_eq!(
+            Error::UnsupportedCriticalExtension.most_specific(Error::Invalid("x")),
+            Error::UnsupportedCriticalExtension
+        );
+    }
+}

@@ -37,6 +37,12 @@ mod time;
 mod trust;
 mod verify;
 
+/// The integration tests' DER writer, shared with the unit tests.
+#[cfg(test)]
+#[path = "../tests/support/der.rs"]
+#[allow(dead_code, unreachable_pub, clippy::arithmetic_side_effects)]
+mod test_der;
+
 pub use alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, SignatureVerifier};
 pub use answers::{AnswerBook, OwnedSignatureRequest, MAX_ANSWER_ROUNDS};
 pub use cert::{Certificate, MAX_CERT_LEN};

@@ -148,4 +148,21 @@ mod tests {
         assert!(!is_valid_dns_name(b"a_b.example.com", true, false));
         assert!(!is_valid_dns_name(b"8.8.8.8", true, false));
     }
+
+    #[test]
+    fn wildcards_need_a_label_to_replace() {
+        // A single-label reference has nothing for `*` to stand for.
+        assert!(!dns_matches(b"*.example.com", "localhost"));
+        assert!(!dns_matches(b"*.localhost.example", "localhost"));
+        assert!(ip_matches(&[127, 0, 0, 1], &"127.0.0.1".parse().unwrap()));
+        assert!(!ip_matches(
+            &[127, 0, 0, 1],
+            &"::ffff:127.0.0.1".parse().unwrap()
+        ));
+        assert!(ip_matches(&[0; 16], &"::".parse().unwrap()));
+        assert!(!is_valid_dns_name(&[b'a'; 254], false, false));
+        assert!(!is_valid_dns_name(&[b'a'; 64], false, false));
+        assert!(is_valid_dns_name(&[b'a'; 63], false, false));
+        assert!(is_valid_dns_name(b"_dmarc.example.com", false, true));
+    }
 }

@@ -107,4 +107,26 @@ mod tests {
         assert_eq!(parse_pin(&s), Some(h));
         assert_eq!(parse_pin("sha1/abc"), None);
     }
+
+    #[test]
+    fn seen_pins_keep_leaf_issuer_and_anchor() {
+        let h = |b: u8| [b; 32];
+        let s = SeenPins::from_path(&[h(1), h(2), h(3), h(4), h(5)]);
+        assert_eq!(s.hashes(), &[h(1), h(2), h(5)]);
+        assert_eq!(
+            format!("{s:?}"),
+            format!(
+                "SeenPins[{}, {}, {}]",
+                format_pin(&h(1)),
+                format_pin(&h(2)),
+                format_pin(&h(5))
+            )
+        );
+        let two = SeenPins::from_path(&[h(1), h(2)]);
+        assert_eq!(two.hashes(), &[h(1), h(2)]);
+        assert_eq!(format!("{:?}", SeenPins::new()), "SeenPins[]");
+        // Wrong length after decoding, bad base64.
+        assert_eq!(parse_pin("sha256/AAAA"), None);
+        assert_eq!(parse_pin("sha256/!!!!"), None);
+    }
 }

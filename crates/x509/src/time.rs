@@ -142,4 +142,48 @@ mod tests {
             Some(951_825_600)
         );
     }
+
+    #[test]
+    fn out_of_range_fields_and_bad_forms() {
+        for bad in [
+            &b"701301000000Z"[..], // month 13
+            b"700001000000Z",      // month 0
+            b"700101240000Z",      // hour 24
+            b"700101006000Z",      // minute 60
+            b"700101000060Z",      // second 60 (no leap seconds)
+            b"700100000000Z",      // day 0
+            b"700431000000Z",      // April 31
+        ] {
+            assert!(parse_utc(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+        assert_eq!(
+            parse_utc(b"700101000000+"),
+            Err(DerError("UTCTime must be YYMMDDHHMMSSZ"))
+        );
+        assert_eq!(
+            parse_utc(b"70010100000aZ"),
+            Err(DerError("non-digit in time"))
+        );
+        assert_eq!(parse_utc(b"500101000000Z"), Ok(-631_152_000)); // 1950
+        assert_eq!(parse_generalized(b"19000301000000Z"), Ok(-2_203_891_200));
+        assert!(parse_generalized(b"19000229000000Z").is_err()); // 1900: no leap day
+        assert!(parse_generalized(b"20000229000000").is_err());
+        // RFC 3339: only UTC, the separators where they belong.
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00z"), Some(0));
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00-00:00"), Some(0));
+        for bad in [
+            "1970-01-01T00:00:00",
+            "1970-01-01T00:00:00+01:00",
+            "1970-01-01T00:00:00.Z5",
+            "1970/01/01T00:00:00Z",
+            "1970-13-01T00:00:00Z",
+            "197a-01-01T00:00:00Z",
+            "1970-01-01T00:00:00ZZ",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:01.999Z"), Some(1));
+        let mut r = Reader::new(&[0x04, 0x00]);
+        assert_eq!(read_time(&mut r), Err(DerError("expected a time")));
+    }
 }

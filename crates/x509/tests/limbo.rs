@@ -12,10 +12,14 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
 )]
-#![allow(clippy::arithmetic_side_effects, clippy::as_conversions)] // test code
-#![allow(clippy::disallowed_methods)] // timing the run for the log, not asserting on it
+// test code
+#![allow(clippy::disallowed_methods)]
+// timing the run for the log, not asserting on it
 
 mod support;
 

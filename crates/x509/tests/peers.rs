@@ -8,10 +8,14 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
 )]
-#![allow(clippy::arithmetic_side_effects, clippy::as_conversions)] // test code
-#![allow(clippy::disallowed_methods)] // the interop test reads the real clock for `now`
+// test code
+#![allow(clippy::disallowed_methods)]
+// the interop test reads the real clock for `now`
 
 mod support;
 

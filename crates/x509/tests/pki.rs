@@ -6,9 +6,12 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
 )]
-#![allow(clippy::arithmetic_side_effects, clippy::as_conversions)] // test code
+// test code
 
 mod support;
 

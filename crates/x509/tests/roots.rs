@@ -10,19 +10,24 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
-)]
-#![allow(
+    clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,
     clippy::cast_possible_truncation
-)] // test code
+)]
+// test code
 
 use burrow_x509::{
     Certificate, CryptoVerifier, Error, Outcome, ServerCertificates, ServerName, Trust, Verifier,
 };
 use ring::rand::SystemRandom;
-use ring::signature::{self, EcdsaKeyPair, KeyPair, RsaKeyPair};
+use ring::signature::{self, EcdsaKeyPair, KeyPair};
+
+mod support;
+
+use support::der::oids::{EC_PUBLIC_KEY, PRIME256V1};
+use support::der::{bit_string, ext, oid, seq, tlv};
+use support::keys::{cert, ec384_key, rsa_key};
 
 /// The bundled roots with serial number 0 (webpki-root-certs 1.x, December 2026), by a string
 /// of their subject, and whether the key is RSA (else ECDSA P-384).
@@ -99,149 +104,6 @@ fn every_bundled_root_loads_as_a_trust_anchor() {
         // And as a --cacert style anchor.
         Trust::anchors_der(&[der]).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-}
-
-// ---- a tiny DER writer for the synthetic chains ----
-
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let n = body.len();
-    if n < 0x80 {
-        out.push(n as u8);
-    } else if n < 0x100 {
-        out.extend([0x81, n as u8]);
-    } else {
-        out.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    out.extend_from_slice(body);
-    out
-}
-
-fn seq(parts: &[&[u8]]) -> Vec<u8> {
-    tlv(0x30, &parts.concat())
-}
-
-fn oid(bytes: &[u8]) -> Vec<u8> {
-    tlv(0x06, bytes)
-}
-
-fn bit_string(b: &[u8]) -> Vec<u8> {
-    tlv(0x03, &[&[0u8][..], b].concat())
-}
-
-const RSA_ENCRYPTION: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
-const SHA256_WITH_RSA: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b];
-const EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
-const SECP384R1: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x22];
-const PRIME256V1: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
-const ECDSA_SHA384: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03];
-
-enum Key {
-    Rsa(RsaKeyPair),
-    Ec384(EcdsaKeyPair),
-}
-
-impl Key {
-    fn spki(&self) -> Vec<u8> {
-        match self {
-            Key::Rsa(k) => seq(&[
-                &seq(&[&oid(RSA_ENCRYPTION), &[0x05, 0x00]]),
-                &bit_string(k.public().as_ref()),
-            ]),
-            Key::Ec384(k) => seq(&[
-                &seq(&[&oid(EC_PUBLIC_KEY), &oid(SECP384R1)]),
-                &bit_string(k.public_key().as_ref()),
-            ]),
-        }
-    }
-
-    fn alg(&self) -> Vec<u8> {
-        match self {
-            Key::Rsa(_) => seq(&[&oid(SHA256_WITH_RSA), &[0x05, 0x00]]),
-            Key::Ec384(_) => seq(&[&oid(ECDSA_SHA384)]),
-        }
-    }
-
-    fn sign(&self, tbs: &[u8]) -> Vec<u8> {
-        let rng = SystemRandom::new();
-        match self {
-            Key::Rsa(k) => {
-                let mut sig = vec![0u8; k.public().modulus_len()];
-                k.sign(&signature::RSA_PKCS1_SHA256, &rng, tbs, &mut sig)
-                    .unwrap();
-                sig
-            }
-            Key::Ec384(k) => k.sign(&rng, tbs).unwrap().as_ref().to_vec(),
-        }
-    }
-}
-
-fn rsa_key() -> Key {
-    // ring cannot generate RSA keys: the openssl CLI does (PKCS#8 DER on stdout).
-    let out = std::process::Command::new("openssl")
-        .args([
-            "genpkey",
-            "-algorithm",
-            "RSA",
-            "-pkeyopt",
-            "rsa_keygen_bits:2048",
-            "-outform",
-            "DER",
-        ])
-        .output()
-        .expect("the openssl CLI generates the RSA test key");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let key = RsaKeyPair::from_pkcs8(&out.stdout)
-        .or_else(|_| RsaKeyPair::from_der(&out.stdout))
-        .unwrap();
-    Key::Rsa(key)
-}
-
-fn ec384_key() -> Key {
-    let rng = SystemRandom::new();
-    let alg = &signature::ECDSA_P384_SHA384_ASN1_SIGNING;
-    let pk = EcdsaKeyPair::generate_pkcs8(alg, &rng).unwrap();
-    Key::Ec384(EcdsaKeyPair::from_pkcs8(alg, pk.as_ref(), &rng).unwrap())
-}
-
-/// 2020-01-01 .. 2040-01-01.
-fn validity() -> Vec<u8> {
-    seq(&[&tlv(0x17, b"200101000000Z"), &tlv(0x17, b"400101000000Z")])
-}
-
-fn ext(id: &[u8], critical: bool, value: &[u8]) -> Vec<u8> {
-    let crit: &[u8] = if critical { &[0x01, 0x01, 0xff] } else { &[] };
-    seq(&[&oid(id), crit, &tlv(0x04, value)])
-}
-
-fn cert(
-    serial: &[u8],
-    issuer: &[u8],
-    subject: &[u8],
-    spki: &[u8],
-    exts: &[Vec<u8>],
-    key: &Key,
-) -> Vec<u8> {
-    let alg = key.alg();
-    let tbs = seq(&[
-        &tlv(0xa0, &tlv(0x02, &[2])),
-        &tlv(0x02, serial),
-        &alg,
-        issuer,
-        &validity(),
-        subject,
-        spki,
-        &tlv(
-            0xa3,
-            &seq(&exts.iter().map(Vec::as_slice).collect::<Vec<_>>()),
-        ),
-    ]);
-    let sig = key.sign(&tbs);
-    seq(&[&tbs, &alg, &bit_string(&sig)])
 }
 
 /// A root with `subject`, serial 0 and a fresh key of the kind given; a P-256 leaf for

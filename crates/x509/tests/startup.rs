@@ -7,14 +7,13 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
-)]
-#![allow(
+    clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,
     clippy::cast_possible_truncation
 )]
-#![allow(clippy::disallowed_methods)] // timing for the log only
+#![allow(clippy::disallowed_methods)]
+// timing for the log only
 
 use burrow_x509::{
     CryptoVerifier, Error, Outcome, ServerCertificates, ServerName, Trust, Verifier,

@@ -1,6 +1,8 @@
 //! Shared test support.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod der;
+pub mod keys;
 pub mod limbo;
 pub mod ring_verifier;
 
