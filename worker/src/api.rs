@@ -24,6 +24,7 @@ use wasm_bindgen::JsCast;
 
 use crate::context::RequestContext;
 use crate::net::{ignore_rejection, js_io, read_result, Reader, WorkerNet};
+use crate::num::{u64_to_js, unix_secs_to_js_ms, usize_to_js};
 use crate::options::{self, present};
 use crate::webcrypto::WebCrypto;
 
@@ -184,7 +185,8 @@ impl RawClient {
             None
         };
         if let Some(c) = &crypto {
-            let off = Offload(Rc::clone(c) as Rc<dyn burrow_client::CryptoOffload>);
+            let c: Rc<dyn burrow_client::CryptoOffload> = Rc::<WebCrypto>::clone(c);
+            let off = Offload(c);
             o.config.tls.offload = Some(off.clone());
             o.config.proxy_tls.offload = Some(off);
         }
@@ -283,19 +285,19 @@ impl RawClient {
         if let Some(c) = &self.crypto {
             let n = c.counts();
             let w = Object::new();
-            set(&w, "keys", n.keys as f64);
-            set(&w, "opens", n.opens as f64);
-            set(&w, "seals", n.seals as f64);
-            set(&w, "verifies", n.verifies as f64);
-            set(&w, "inlineKeys", n.inline_keys as f64);
-            set(&w, "inlineVerifies", n.inline_verifies as f64);
+            set(&w, "keys", u64_to_js(n.keys));
+            set(&w, "opens", u64_to_js(n.opens));
+            set(&w, "seals", u64_to_js(n.seals));
+            set(&w, "verifies", u64_to_js(n.verifies));
+            set(&w, "inlineKeys", u64_to_js(n.inline_keys));
+            set(&w, "inlineVerifies", u64_to_js(n.inline_verifies));
             set(&o, "webcrypto", w);
         }
         if let Some(h) = self.http.borrow().as_ref() {
             set(
                 &o,
                 "pendingHeadsHighWater",
-                h.pending_heads_high_water() as f64,
+                usize_to_js(h.pending_heads_high_water()),
             );
         }
         o.into()
@@ -346,7 +348,7 @@ fn tls_value(t: &TlsInfo) -> JsValue {
         let e = Object::new();
         set(&e, "subject", c.subject_text());
         set(&e, "issuer", c.issuer_text());
-        set(&e, "notAfter", c.not_after as f64 * 1000.0);
+        set(&e, "notAfter", unix_secs_to_js_ms(c.not_after));
         chain.push(&e);
     }
     set(&o, "chain", chain);
@@ -415,11 +417,11 @@ fn meta_value(r: &Response<WorkerNet>) -> JsValue {
             .map_or(JsValue::NULL, JsValue::from),
     );
     let t = Object::new();
-    set(&t, "connect", m.timings.connect as f64);
-    set(&t, "proxy", m.timings.proxy as f64);
-    set(&t, "tls", m.timings.tls as f64);
-    set(&t, "ttfb", m.timings.ttfb as f64);
-    set(&t, "total", m.timings.total as f64);
+    set(&t, "connect", u64_to_js(m.timings.connect));
+    set(&t, "proxy", u64_to_js(m.timings.proxy));
+    set(&t, "tls", u64_to_js(m.timings.tls));
+    set(&t, "ttfb", u64_to_js(m.timings.ttfb));
+    set(&t, "total", u64_to_js(m.timings.total));
     set(&o, "timings", t);
     o.into()
 }

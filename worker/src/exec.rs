@@ -26,6 +26,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 use js_sys::Promise;
+
+use crate::num::js_to_u64;
 use wasm_bindgen::prelude::*;
 
 // Two snippets, not one: wasm-bindgen gives each function the wasm imports directly from a
@@ -235,7 +237,7 @@ thread_local! {
     static NEXT_KEY: Cell<f64> = const { Cell::new(0.0) };
     static SETTLE: Closure<dyn FnMut(f64, JsValue, bool)> =
         Closure::new(|key: f64, value: JsValue, ok: bool| {
-            from_js(|| settled(key as u64, if ok { Ok(value) } else { Err(value) }));
+            from_js(|| settled(js_to_u64(key), if ok { Ok(value) } else { Err(value) }));
         });
 }
 
@@ -261,7 +263,7 @@ pub(crate) struct Awaited {
 pub(crate) fn awaited(promise: &Promise) -> Awaited {
     let key = next_key();
     SETTLE.with(|s| settle_into(promise, key, s.as_ref()));
-    Awaited::register(key as u64)
+    Awaited::register(js_to_u64(key))
 }
 
 impl Awaited {
@@ -357,7 +359,7 @@ mod tests {
         waker: Rc<RefCell<Option<Waker>>>,
     ) -> impl Future<Output = ()> {
         std::future::poll_fn(move |cx| {
-            polls.set(polls.get() + 1);
+            polls.set(polls.get().saturating_add(1));
             if flag.get() {
                 Poll::Ready(())
             } else {
@@ -484,7 +486,7 @@ mod tests {
     #[test]
     fn a_settled_promise_wakes_its_waiter_and_a_dropped_one_leaves_nothing() {
         let got = Rc::new(RefCell::new(None));
-        let key = next_key() as u64;
+        let key = js_to_u64(next_key());
         let waiting = Awaited::register(key);
         let g = Rc::clone(&got);
         spawn(async move {
@@ -498,7 +500,7 @@ mod tests {
 
         // Dropped before it settles (its promise may never settle): nothing is kept, and the
         // late callback finds nothing to do.
-        let key = next_key() as u64;
+        let key = js_to_u64(next_key());
         drop(Awaited::register(key));
         assert!(PROMISES.with(|p| p.borrow().is_empty()));
         from_js(|| settled(key, Err(JsValue::NULL)));

@@ -10,6 +10,7 @@ use std::alloc::System;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use crate::num::{u64_to_js, usize_to_js};
 use crate::obj;
 
 #[global_allocator]
@@ -34,8 +35,8 @@ pub fn wasm_heap() -> JsValue {
     let s = HEAP.stats();
     // Allocated minus freed (a reallocation adds its growth to one or its shrinking to the
     // other).
-    let bytes = s.bytes_allocated as f64 - s.bytes_deallocated as f64;
-    let blocks = s.allocations as f64 - s.deallocations as f64;
+    let bytes = usize_to_js(s.bytes_allocated) - usize_to_js(s.bytes_deallocated);
+    let blocks = usize_to_js(s.allocations) - usize_to_js(s.deallocations);
     obj(&[("bytes", bytes.into()), ("blocks", blocks.into())]).unwrap_or_default()
 }
 
@@ -54,9 +55,9 @@ pub fn wasm_memory_bytes() -> f64 {
 pub fn wasm_crypto_counts() -> JsValue {
     let c = burrow_crypto::counters::get();
     obj(&[
-        ("aesGcm", (c.aes_gcm as f64).into()),
-        ("chacha20Poly1305", (c.chacha20_poly1305 as f64).into()),
-        ("signatures", (c.signatures as f64).into()),
+        ("aesGcm", u64_to_js(c.aes_gcm).into()),
+        ("chacha20Poly1305", u64_to_js(c.chacha20_poly1305).into()),
+        ("signatures", u64_to_js(c.signatures).into()),
     ])
     .unwrap_or_default()
 }
@@ -67,8 +68,8 @@ pub fn wasm_crypto_counts() -> JsValue {
 pub fn wasm_tasks() -> JsValue {
     let (tasks, promises) = crate::exec::live();
     obj(&[
-        ("tasks", (tasks as f64).into()),
-        ("promises", (promises as f64).into()),
+        ("tasks", usize_to_js(tasks).into()),
+        ("promises", usize_to_js(promises).into()),
     ])
     .unwrap_or_default()
 }

@@ -32,6 +32,7 @@ pub mod hooks;
 #[cfg(any(test, feature = "demo"))]
 mod json;
 pub mod net;
+mod num;
 mod options;
 #[cfg(any(test, feature = "demo"))]
 pub mod routes;

@@ -32,6 +32,7 @@ use wasm_bindgen::JsCast;
 
 use crate::context::RequestContext;
 use crate::exec::{awaited, Awaited};
+use crate::num::{js_len, js_to_u64};
 use crate::timer::Timers;
 
 /// Largest single `write()` (workerd issue 7074: above 64 KiB the edge drops the connection).
@@ -251,7 +252,7 @@ impl Net for WorkerNet {
         // Date.now() is whole milliseconds, never negative in practice.
         let now = js_sys::Date::now();
         if now.is_finite() && now > 0.0 {
-            now as u64
+            js_to_u64(now)
         } else {
             0
         }
@@ -313,13 +314,13 @@ impl WorkerSocket {
         let len = view.length();
         let left = len.saturating_sub(*off);
         let n = u32::try_from(buf.len()).unwrap_or(u32::MAX).min(left);
-        let dst = buf.get_mut(..n as usize)?;
+        let dst = buf.get_mut(..js_len(n))?;
         view.subarray(*off, off.saturating_add(n)).copy_to(dst);
         *off = off.saturating_add(n);
         if *off >= len {
             self.ready = None;
         }
-        Some(n as usize)
+        Some(js_len(n))
     }
 }
 
@@ -387,11 +388,11 @@ impl NetStream for WorkerSocket {
             return Ok(());
         }
         for piece in data.chunks(MAX_WRITE) {
-            let wbuf = self
-                .wbuf
-                .get_or_insert_with(|| Uint8Array::new_with_length(MAX_WRITE as u32));
+            let wbuf = self.wbuf.get_or_insert_with(|| {
+                Uint8Array::new_with_length(u32::try_from(MAX_WRITE).unwrap_or(u32::MAX))
+            });
             // Fits: pieces are at most MAX_WRITE long.
-            let view = wbuf.subarray(0, piece.len() as u32);
+            let view = wbuf.subarray(0, u32::try_from(piece.len()).unwrap_or(u32::MAX));
             view.copy_from(piece);
             let p = self.writer.write(&view).map_err(|e| self.fail(&e))?;
             // Awaited before the next piece: that is the backpressure, and it is what makes

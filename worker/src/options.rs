@@ -57,6 +57,8 @@ fn boolean(o: &JsValue, k: &str) -> Result<Option<bool>, JsValue> {
         .ok_or_else(|| type_error(&format!("burrow: option `{k}` must be a boolean")))
 }
 
+use crate::num::{js_to_u32, js_to_u64, js_to_usize};
+
 fn number(o: &JsValue, k: &str) -> Result<Option<f64>, JsValue> {
     let v = get(o, k);
     if !present(&v) {
@@ -118,7 +120,7 @@ fn trust(v: &JsValue, k: &str) -> Result<Option<Trust>, JsValue> {
 
 fn ms(o: &JsValue, k: &str) -> Result<Option<Option<Duration>>, JsValue> {
     // 0 turns a limit off.
-    Ok(number(o, k)?.map(|n| (n > 0.0).then(|| Duration::from_millis(n as u64))))
+    Ok(number(o, k)?.map(|n| (n > 0.0).then(|| Duration::from_millis(js_to_u64(n)))))
 }
 
 /// The JS API's name for each setting an error's message may name (its option, with the value
@@ -241,7 +243,7 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     if max_body.is_null() {
         c.max_body_bytes = None;
     } else if let Some(n) = number(o, "maxBodyBytes")? {
-        c.max_body_bytes = Some(n as u64);
+        c.max_body_bytes = Some(js_to_u64(n));
     }
     if let Some(dec) = boolean(o, "decompress")? {
         c.decompress = if dec {
@@ -257,7 +259,7 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
         c.redirect_mode = redirect_mode(&r, "option `redirect`")?;
     }
     if let Some(n) = number(o, "maxRedirects")? {
-        c.redirect.max_redirects = n.min(f64::from(u32::MAX)) as u32;
+        c.redirect.max_redirects = js_to_u32(n);
     }
     let ua = get(o, "userAgent");
     if ua.is_null() {
@@ -267,7 +269,7 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     }
     // workerd: six connections per invocation may await response headers; the rest queue.
     c.max_pending_heads = Some(6);
-    let read_view = number(o, "readViewBytes")?.map_or(DEFAULT_READ_VIEW, |n| n as usize);
+    let read_view = number(o, "readViewBytes")?.map_or(DEFAULT_READ_VIEW, js_to_usize);
     Ok(Options {
         connect,
         config: c,

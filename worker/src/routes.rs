@@ -201,6 +201,8 @@ fn bench(query: &str) -> Reply {
 }
 
 const RECORD: usize = 16 * 1024;
+/// Records per MiB (1 MiB / `RECORD`).
+const RECORDS_PER_MIB: u64 = (1024 * 1024) / (16 * 1024);
 
 /// Seals `mb` MiB as 16 KiB records; returns a value derived from every tag (so nothing is
 /// optimised away).
@@ -209,7 +211,7 @@ fn bench_seal(alg: AeadAlgorithm, mb: u32) -> Result<u32, burrow_crypto::CryptoE
     let key = AeadKey::new(alg, key_bytes.get(..alg.key_len()).unwrap_or(&key_bytes))?;
     let mut record = vec![0x5au8; RECORD];
     let mut check = 0u32;
-    let records = u64::from(mb) * (1024 * 1024 / RECORD as u64);
+    let records = u64::from(mb).saturating_mul(RECORDS_PER_MIB);
     for seq in 0..records {
         let mut nonce = [0u8; 12];
         nonce[4..].copy_from_slice(&seq.to_be_bytes());
@@ -222,12 +224,13 @@ fn bench_seal(alg: AeadAlgorithm, mb: u32) -> Result<u32, burrow_crypto::CryptoE
 fn bench_sha256(mb: u32) -> u32 {
     let block = vec![0xa5u8; RECORD];
     let mut ctx = hash::Context::new(HashAlgorithm::Sha256);
-    for _ in 0..u64::from(mb) * (1024 * 1024 / RECORD as u64) {
+    for _ in 0..u64::from(mb).saturating_mul(RECORDS_PER_MIB) {
         ctx.update(&block);
     }
     let out = ctx.finish();
-    let b = out.as_ref();
-    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    let mut first = [0u8; 4];
+    first.copy_from_slice(out.as_ref().get(..4).unwrap_or(&[0; 4]));
+    u32::from_le_bytes(first)
 }
 
 /// `n` X25519 key generations plus shared-secret computations.

@@ -11,6 +11,8 @@
 //! falls back to burrow-crypto, counted.
 
 use std::cell::{Cell, RefCell};
+
+use crate::num::js_len;
 use std::io;
 use std::rc::Rc;
 
@@ -231,7 +233,7 @@ impl RecordKey for AesKey {
                 return Ok(false);
             };
             let plain = Uint8Array::new(&plain);
-            let n = plain.length() as usize;
+            let n = js_len(plain.length());
             if n.saturating_add(16) != data.len() {
                 return Err(io::Error::other(
                     "WebCrypto decrypt returned a wrong length",
@@ -269,7 +271,7 @@ impl RecordKey for AesKey {
                 .map_err(|e| js_err("encrypt", &e))?;
             let sealed = awaited(&p).await.map_err(|e| js_err("encrypt", &e))?;
             let sealed = Uint8Array::new(&sealed);
-            if sealed.length() as usize != data.len() {
+            if js_len(sealed.length()) != data.len() {
                 return Err(io::Error::other(
                     "WebCrypto encrypt returned a wrong length",
                 ));
@@ -372,13 +374,14 @@ impl CryptoOffload for WebCrypto {
             raw.fill(0, 0, raw.length());
             let p = p.map_err(|e| js_err("importKey", &e))?;
             let k = awaited(&p).await.map_err(|e| js_err("importKey", &e))?;
-            Ok(Rc::new(AesKey {
+            let key: Rc<dyn RecordKey> = Rc::new(AesKey {
                 subtle: self.subtle.clone().unchecked_into(),
                 key: k,
                 counts: Rc::clone(&self.counts),
                 scratch: Rc::clone(&self.scratch),
                 params: GcmParams::new().map_err(|e| js_err("importKey", &e))?,
-            }) as Rc<dyn RecordKey>)
+            });
+            Ok(key)
         })
     }
 

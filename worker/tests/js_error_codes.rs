@@ -4,6 +4,15 @@
 //! it passes through, the `code: "..."` of `Error::Platform`/`ConnectionFailed` values, the
 //! phases of `phase_of` in `worker/src/api.rs`, and what `burrow.mjs` makes itself. A code added
 //! on either side without the other fails here, with the difference.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,15 @@
 //! never widens a cookie beyond the host that set it. (With the list, `jar_rules.rs` holds the
 //! Domain cases.)
 #![cfg(not(feature = "psl"))]
-#![allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_cookies::Jar;
 

@@ -2,7 +2,15 @@
 //! `-v`, proxies, certificate failures and their exit codes, POST, `SSLKEYLOGFILE` against
 //! openssl s_server's own key log, ALPN per `--http1.1` / `--http2`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -2,7 +2,15 @@
 //! (`SSERVER_HRR` runs with `-keylogfile`): every line the client hands out is in the server's
 //! own key log, for TLS 1.3 and TLS 1.2; through an HTTPS proxy both sessions are logged.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use std::cell::RefCell;
 use std::future::Future;

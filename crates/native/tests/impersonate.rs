@@ -2,7 +2,15 @@
 //! origin in the local peers, and a capture listener on loopback sees the ClientHello with
 //! the JA4 of the client impersonated (the wire, not only the builder).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use std::io::Read;
 use std::net::TcpListener;

@@ -2,7 +2,15 @@
 //! resumption, over burrow-client's `TlsStream` ([`burrow_native::fetch`]). The chain is
 //! validated by burrow-x509 against the peers' root CA for "localhost", and the
 //! CertificateVerify is checked against the leaf's key.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_handshake::{CipherSuite, NamedGroup};
 use burrow_native::{fetch, FetchOptions, FetchResult, Trust};

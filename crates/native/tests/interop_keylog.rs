@@ -1,7 +1,15 @@
 //! Key log interop: openssl s_server (`SSERVER_HRR`) runs with `-keylogfile`, so every line
 //! burrow logs for a connection must appear verbatim in the server's own key log — TLS 1.3
 //! (after a HelloRetryRequest to secp384r1) and TLS 1.2 forced through the profile.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_handshake::{KeyLogEntry, Profile};
 use burrow_native::{fetch, FetchOptions, FetchResult, Trust};

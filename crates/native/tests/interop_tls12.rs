@@ -2,7 +2,15 @@
 //! 1.2) against 1.2-only servers, each of the six ECDHE AEAD suites forced through the profile,
 //! full chain validation against the peers' CA, `/1k` byte-exact against the docroot, over
 //! burrow-client's `TlsStream` ([`burrow_native::fetch`]).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_handshake::{CipherSuite, NamedGroup, Profile, SignatureScheme};
 use burrow_native::{fetch, FetchOptions, FetchResult, Trust};

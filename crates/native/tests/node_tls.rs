@@ -4,7 +4,15 @@
 //! (`$PEERS_STATE/pki`), so the peers must be up (`BURROW_PEERS=none` skips loudly); a missing or
 //! old Node fails the test, naming script/bootstrap.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use std::future::Future;
 use std::path::PathBuf;

@@ -3,7 +3,15 @@
 //! only when staples are requested and checked, the good ports succeed and report the staple
 //! status, and pins report what they saw. Expectations come from peers.tab (`EXPECT`,
 //! `STAPLE`), anchors = its root CA.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_client::{CertReport, Error};
 use burrow_handshake::AlertDescription;

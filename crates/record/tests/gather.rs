@@ -3,6 +3,8 @@
 //! offloaded, under every split of a small input and random splits of a many-record one.
 #![allow(
     clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,

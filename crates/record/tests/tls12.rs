@@ -2,9 +2,10 @@
 //! content type outside; round trips under every chunking; tampering detected.
 #![allow(
     clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
-    clippy::panic,
     clippy::as_conversions,
     clippy::cast_possible_truncation
 )]

@@ -10,6 +10,15 @@
 //! `stats h1|h2 DIR...` runs every file through the exchange and prints what the inputs
 //! reached (responses by status, bodies read to their end, decoded bodies, redirects, error
 //! codes), the evidence that the fuzzing gets past the first frame.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use std::collections::BTreeMap;
 use std::path::Path;

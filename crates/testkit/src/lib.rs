@@ -19,6 +19,16 @@
 //! * [`tls13_server`] (feature `tls13-server`): a scripted, sans-IO TLS 1.3 server (X25519,
 //!   Ed25519 certificate, KeyUpdate injection) for in-memory client tests and the benchmarks,
 //!   native and wasm32.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation,
+    reason = "test support, never shipped: a broken expectation panics the test that asked"
+)]
 
 pub mod corpus;
 pub mod embedded;

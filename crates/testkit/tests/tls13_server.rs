@@ -1,6 +1,14 @@
 //! The scripted TLS 1.3 server against burrow-handshake's real client: the handshake under
 //! every suite, application data both ways, and KeyUpdates injected between records.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 use burrow_handshake::{Answer, Config, Connection, Entropy, Event, Profile};
 use burrow_testkit::tls13_server::{ServerConfig, Suite, Tls13Server};

@@ -1,6 +1,14 @@
 //! The fuzz target's entry point over streams the connection tests use: every split it tries
 //! agrees (its debug assertions are on in tests), for each configuration its first byte picks.
-#![allow(clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

@@ -20,6 +20,10 @@ pub(crate) fn group(g: u16) -> String {
 }
 
 /// Unix seconds as `YYYY-MM-DD HH:MM:SS UTC` (proleptic Gregorian, civil-from-days).
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "times come from parsed certificates and OCSP responses, years 0..=9999: far from overflow"
+)]
 pub(crate) fn date(unix: i64) -> String {
     let days = unix.div_euclid(86_400);
     let secs = unix.rem_euclid(86_400);
