@@ -159,6 +159,10 @@ impl Slot {
 }
 
 /// Spare body buffers kept per connection: a stream window's worth (1 MiB).
+#[allow(
+    clippy::as_conversions,
+    reason = "a u32 widens into usize on every target burrow builds for; const has no try_from"
+)]
 const MAX_SPARE: usize = (H2_STREAM_WINDOW as usize) / crate::CHUNK_TARGET;
 
 /// Appends body bytes to a stream's buffers. Each holds at most a chunk and is never grown

@@ -193,11 +193,11 @@ impl CryptoOffload for InlineOffload {
     ) -> LocalFuture<'a, io::Result<Rc<dyn RecordKey>>> {
         self.bump(|c| c.keys = c.keys.saturating_add(1));
         let r = AeadKey::new(algorithm, key)
-            .map(|key| {
+            .map(|key| -> Rc<dyn RecordKey> {
                 Rc::new(InlineKey {
                     key,
                     counts: Rc::clone(&self.counts),
-                }) as Rc<dyn RecordKey>
+                })
             })
             .map_err(|e| io::Error::other(format!("AEAD key import failed: {e:?}")));
         Box::pin(async move { r })

@@ -2,6 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(
     clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,

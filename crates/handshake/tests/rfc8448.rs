@@ -1,4 +1,13 @@
 //! RFC 8448 traces byte for byte, natively and (same bodies) under wasm-bindgen-test.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

@@ -3,9 +3,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(
     clippy::unwrap_used,
+    clippy::expect_used,
     clippy::panic,
     clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation
 )]
 
 use burrow_handshake::{Entropy, Profile};
