@@ -26,6 +26,7 @@ export function query(m, n, ctx, extra = {}) {
   if (m.proxy) q.set("proxy", ctx.peers.peers.find((p) => p.name === m.proxy).url);
   if (!m.http2) q.set("http2", "off");
   if (m.trust) q.set("trust", m.trust);
+  if (m.sessionCache) q.set("sessionCache", m.sessionCache);
   if (m.op === "fetch") {
     const file = ctx.sums.get(m.file);
     q.set("url", `https://localhost:${ctx.peers.ports[m.peer]}/${m.file}`);

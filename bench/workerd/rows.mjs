@@ -29,6 +29,8 @@ const routes = {
   "SOCKS5 h2": { proxy: "SOCKS", http2: true },
   "direct h2": { proxy: null, http2: true },
   "direct h1": { proxy: null, http2: false },
+  // The second-client row as it was before the isolate's session cache: a full handshake.
+  "CONNECT h2, sessionCache: client": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
 };
 const proxied = ["CONNECT h2", "CONNECT h1", "SOCKS5 h2"];
 export const PLATFORM = "platform fetch";
@@ -44,9 +46,14 @@ function platform(scenario, job) {
 /** Every measurement, in table order. `peer`/`file`: the nginx peer and file fetched. */
 export function measurements() {
   const rows = [];
-  for (const route of proxied) rows.push(burrow("new-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "none", n: 12 }));
-  for (const route of ["direct h2", "direct h1"]) rows.push(burrow("new-16k-direct", route, { op: "fetch", peer: "TLS13", file: "16k", reuse: 1, prime: "none", n: 16 }));
-  for (const route of proxied) rows.push(burrow("second-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "other", n: 12 }));
+  // A first contact: each client's tickets are its own (sessionCache "client"), so no client
+  // resumes what the one before it made.
+  const first = { sessionCache: "client" };
+  for (const route of proxied) rows.push(burrow("new-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "none", n: 12, ...first }));
+  for (const route of ["direct h2", "direct h1"]) rows.push(burrow("new-16k-direct", route, { op: "fetch", peer: "TLS13", file: "16k", reuse: 1, prime: "none", n: 16, ...first }));
+  // The isolate's session cache (the default): each new client resumes the session the one
+  // before it made.
+  for (const route of [...proxied, "CONNECT h2, sessionCache: client"]) rows.push(burrow("second-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "other", n: 12 }));
   const warm = [
     ["warm-1k", "1k", 60, 150],
     ["warm-16k", "16k", 50, 100],

@@ -102,7 +102,7 @@ async function checkSession(session, rows, ctx) {
         const per = (f) => ((f(c1.census ?? {}) ?? 0) - (f(c0.census ?? {}) ?? 0)) / k;
         counted = `; per request ${fmt(per((c) => c.writes))} socket writes, ${fmt(per((c) => c.reads))} reads`;
       }
-      const tls = body.tls ? `, ${body.tls.version} ${body.tls.cipher} ${body.tls.group ?? ""}`.trimEnd() : "";
+      const tls = body.tls ? `, ${body.tls.version} ${body.tls.cipher} ${body.tls.group ?? ""}`.trimEnd() + (body.tls.resumed ? ", resumed" : "") : "";
       notes.set(m.id, `${body.encoding ?? "identity"} on the wire${body.httpVersion ? `, ${body.httpVersion}` : ""}${tls}${counted}`);
     } else if (m.op === "events") {
       const q = query(m, 20, ctx, { op: "eventsCheck", ack: ctx.origin });

@@ -123,6 +123,7 @@ function burrowOptions(p, env, tally = null) {
   const options = { connect: tally ? countingConnect(tally) : connect, trust: p.get("trust") === "system" ? "system" : { ca: env.CA_PEM } };
   if (p.get("proxy")) options.proxy = p.get("proxy");
   if (p.get("http2") === "off") options.http2 = false;
+  if (p.get("sessionCache")) options.sessionCache = p.get("sessionCache");
   return options;
 }
 

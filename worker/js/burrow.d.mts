@@ -63,6 +63,12 @@ export interface ClientOptions {
   userAgent?: string | null;
   /** BYOB read view size (default 64 KiB). */
   readViewBytes?: number;
+  /** Where TLS session tickets go. `"isolate"` (default): one cache for every client in this
+   * isolate, so the next request's client resumes a session an earlier one made with the same
+   * TLS settings, proxy and origin (no certificate is sent again: `response.burrow.tls.chain`
+   * is empty and `resumed` true). `"client"`: this client's own connections only. `"off"`:
+   * always a full handshake. */
+  sessionCache?: "isolate" | "client" | "off";
 }
 
 export interface TlsMeta {

@@ -16,7 +16,7 @@ use std::task::{Poll, Waker};
 use crate::exec::{awaited, from_js, spawn_promise};
 use burrow_client::{
     Body, BodySource, BodyStream, Client as HttpClient, Error, Offload, Phase, Request, Response,
-    StapleStatus, TlsInfo,
+    SessionCache, StapleStatus, TlsInfo,
 };
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 use crate::context::RequestContext;
 use crate::net::{ignore_rejection, js_io, read_result, Reader, WorkerNet};
 use crate::num::{u64_to_js, unix_secs_to_js_ms, usize_to_js};
-use crate::options::{self, present};
+use crate::options::{self, present, Sessions};
 use crate::webcrypto::WebCrypto;
 
 type Http = HttpClient<WorkerNet>;
@@ -164,6 +164,14 @@ impl Drop for JsBody {
     }
 }
 
+thread_local! {
+    /// TLS session tickets every client of this isolate shares (option `sessionCache`,
+    /// default `"isolate"`). Tickets are plain data, not I/O objects, so unlike sockets they
+    /// may serve a later request's client; [`SessionCache`] keeps sessions made with other
+    /// settings, proxies or origins apart.
+    static ISOLATE_SESSIONS: SessionCache = SessionCache::new();
+}
+
 /// burrow's HTTP client for JS (wrapped by `Client` in `burrow.mjs`).
 #[wasm_bindgen]
 pub struct RawClient {
@@ -193,7 +201,15 @@ impl RawClient {
         let context = Rc::new(RequestContext::new());
         let net = WorkerNet::new(o.connect, o.read_view, Rc::clone(&context));
         Ok(RawClient {
-            http: Rc::new(RefCell::new(Some(HttpClient::new(net, o.config)))),
+            http: Rc::new(RefCell::new(Some(HttpClient::with_sessions(
+                net,
+                o.config,
+                match o.sessions {
+                    Sessions::Isolate => ISOLATE_SESSIONS.with(SessionCache::clone),
+                    Sessions::Client => SessionCache::new(),
+                    Sessions::Off => SessionCache::disabled(),
+                },
+            )))),
             crypto,
             context,
         })

@@ -18,6 +18,30 @@ pub(crate) struct Options {
     pub(crate) config: ClientConfig,
     pub(crate) offload: bool,
     pub(crate) read_view: usize,
+    pub(crate) sessions: Sessions,
+}
+
+/// Where a client's TLS session tickets go (option `sessionCache`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sessions {
+    /// One cache for every client of this isolate (the default): the next request's client
+    /// resumes what this one's connection made, when made the same way.
+    Isolate,
+    /// The client's own: only its own later connections resume.
+    Client,
+    /// None: every connection makes a full handshake.
+    Off,
+}
+
+fn sessions(o: &JsValue) -> Result<Sessions, JsValue> {
+    match string(o, "sessionCache")?.as_deref() {
+        None | Some("isolate") => Ok(Sessions::Isolate),
+        Some("client") => Ok(Sessions::Client),
+        Some("off") => Ok(Sessions::Off),
+        Some(other) => Err(type_error(&format!(
+            "burrow: option `sessionCache` is {other:?}: use \"isolate\", \"client\" or \"off\""
+        ))),
+    }
 }
 
 fn type_error(msg: &str) -> JsValue {
@@ -275,6 +299,7 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
         config: c,
         offload,
         read_view,
+        sessions: sessions(o)?,
     })
 }
 

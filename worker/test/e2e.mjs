@@ -197,6 +197,16 @@ async function run(base, apiPort, stallPorts) {
     check("offload off: AES-GCM and signatures run in wasm", off.ok && off.sha256 === sums["1m.bin"] && off.wasm?.aesGcm > 60 && off.wasm?.signatures >= 2 && off.stats?.webcrypto === undefined, JSON.stringify(off.wasm));
     const noEms = (await get(base, "/t/get", { url: L("CADDY_TLS12", "/1k") })).json;
     check("caddy TLS 1.2 without EMS fetched by default, not resumable", noEms.ok && noEms.sha256 === sums["1k"] && noEms.meta?.tls?.version === "TLSv1.2" && noEms.meta?.tls?.extendedMasterSecret === false && noEms.meta?.tls?.resumed === false, JSON.stringify(noEms.error ?? noEms.meta?.tls));
+    // The isolate's session cache: a later request's client resumes the session an earlier
+    // one made (no chain, no signatures), unless its cache is its own or off.
+    const sess = [];
+    for (const sessionCache of ["isolate", "isolate", "client", "off", "isolate"]) {
+      const j = (await get(base, "/t/get", { url: L("TLS13", "/1k"), sessionCache })).json;
+      sess.push({ sessionCache, ok: j.ok && j.sha256 === sums["1k"], resumed: j.meta?.tls?.resumed, chain: j.meta?.tls?.chain?.length, verifies: j.stats?.webcrypto?.verifies, error: j.error });
+    }
+    const full = (s) => s.ok && s.resumed === false && s.chain >= 1 && s.verifies >= 2;
+    const resumedNoCert = (s) => s.ok && s.resumed === true && s.chain === 0 && s.verifies === 0;
+    check("isolate session cache: the next request's client resumes; \"client\" and \"off\" do not", sess[0].ok && resumedNoCert(sess[1]) && full(sess[2]) && full(sess[3]) && resumedNoCert(sess[4]), JSON.stringify(sess));
     const stapled = (await get(base, "/t/get", { url: L("STAPLE_GOOD", "/1k") })).json;
     check("good OCSP staple reported", stapled.meta?.ocsp === "good", JSON.stringify(stapled.meta ?? stapled.error));
   }

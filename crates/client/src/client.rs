@@ -18,8 +18,8 @@ use burrow_cookies::Jar;
 use crate::config::ClientConfig;
 use crate::connect::{proxy_for, Origin};
 use crate::net::Net;
+use crate::sessions::{SessionCache, SessionScope};
 use crate::slots::HeadSlots;
-use crate::tls::TicketCache;
 
 mod fetch;
 mod h1_exchange;
@@ -39,7 +39,8 @@ pub(crate) struct Inner<N: Net> {
     pub(crate) config: ClientConfig,
     pool: Pool<N::Stream>,
     jar: Option<RefCell<Jar>>,
-    tickets: TicketCache,
+    sessions: SessionCache,
+    scope: SessionScope,
     heads: Rc<HeadSlots>,
 }
 
@@ -63,8 +64,16 @@ impl<N: Net> Clone for Client<N> {
 }
 
 impl<N: Net> Client<N> {
-    /// A client over `net` with `config`.
+    /// A client over `net` with `config`; its TLS sessions are its own.
     pub fn new(net: N, config: ClientConfig) -> Client<N> {
+        Client::with_sessions(net, config, SessionCache::new())
+    }
+
+    /// A client over `net` with `config` whose TLS sessions go in `sessions`: a connection
+    /// resumes a session another client sharing the cache made, when both made it the same
+    /// way (same TLS settings, proxy and origin; see [`SessionCache`]).
+    pub fn with_sessions(net: N, config: ClientConfig, sessions: SessionCache) -> Client<N> {
+        let scope = SessionScope::of(&config);
         let cookies = config.cookies;
         let config_heads = config.max_pending_heads;
         let max_idle_per_origin = config.max_idle_per_origin;
@@ -74,7 +83,8 @@ impl<N: Net> Client<N> {
                 config,
                 pool: Pool::new(max_idle_per_origin),
                 jar: cookies.then(|| RefCell::new(Jar::new())),
-                tickets: TicketCache::default(),
+                sessions,
+                scope,
                 heads: HeadSlots::new(config_heads),
             }),
         }

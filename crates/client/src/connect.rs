@@ -7,7 +7,8 @@ use crate::error::Error;
 use crate::message::Timings;
 use crate::net::{Net, NetStream};
 use crate::proxy::{http_connect, socks5_connect};
-use crate::tls::{TicketCache, TicketSlot, TlsInfo, TlsStream};
+use crate::sessions::{SessionCache, SessionScope};
+use crate::tls::{TlsInfo, TlsStream};
 use crate::transport::{Hop, HopKind, Transport};
 use burrow_proxy::{Proxy, Scheme as ProxyScheme};
 use std::pin::pin;
@@ -75,7 +76,8 @@ pub(crate) async fn connect<N: Net>(
     config: &ClientConfig,
     origin: &Origin,
     clock: &Clock,
-    tickets: &TicketCache,
+    sessions: &SessionCache,
+    scope: &SessionScope,
 ) -> Result<Connected<N::Stream>, Error> {
     let d = &config.deadlines;
     let proxy = proxy_for(config, origin);
@@ -135,10 +137,7 @@ pub(crate) async fn connect<N: Net>(
                     &origin.host,
                     settings,
                     net.now_ms(),
-                    Some(TicketSlot {
-                        cache: tickets.clone(),
-                        key: format!("{}:{}", origin.host, origin.port),
-                    }),
+                    sessions.slot(scope, proxy, origin),
                 )),
             )
             .await??;

@@ -132,12 +132,21 @@ pub struct TlsInfo {
 /// Most servers whose session ticket a client keeps; beyond it the cache starts over.
 pub const MAX_CACHED_TICKETS: usize = 256;
 
-/// Session tickets by `host:port`, shared by the connections of one client: the next
-/// connection to the server resumes (one ticket per connection, never reused).
+/// Session tickets by the key [`SessionCache`](crate::SessionCache) files them under, shared by
+/// the connections of one client or of the clients sharing a cache: the next connection to the
+/// server resumes (one ticket per connection, never reused).
 #[derive(Clone, Default)]
 pub(crate) struct TicketCache(Rc<RefCell<HashMap<String, Ticket>>>);
 
 impl TicketCache {
+    pub(crate) fn len(&self) -> usize {
+        self.0.borrow().len()
+    }
+
+    pub(crate) fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
+
     fn take(&self, key: &str) -> Option<Ticket> {
         self.0.borrow_mut().remove(key)
     }

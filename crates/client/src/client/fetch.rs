@@ -114,7 +114,8 @@ impl<N: Net> Client<N> {
                         &self.inner.config,
                         &origin,
                         clock,
-                        &self.inner.tickets,
+                        &self.inner.sessions,
+                        &self.inner.scope,
                     )
                     .await?;
                     (c.stream, c.info)
