@@ -230,10 +230,9 @@ pub(crate) fn enter(
     out.log_secret(KeyLogEntry::SERVER_HANDSHAKE_TRAFFIC_SECRET, &server_hs);
     out.read_secret(suite, &server_hs)?;
     // From here on our records (alerts included) are protected: under the early traffic
-    // key while early data is offered, else the handshake key (RFC 8446 §2).
-    if env.config.profile.compatibility_mode && client_early.is_none() {
-        out.send_compat_ccs();
-    }
+    // key while early data is offered, else the handshake key (RFC 8446 §2). The compatibility
+    // ChangeCipherSpec waits for our second flight (`send_client_flight`), as OpenSSL and
+    // BoringSSL send it: queued here, it cost a socket write of its own.
     out.write_secret(suite, client_early.as_deref().unwrap_or(&client_hs))?;
     Ok(Tls13::EncryptedExtensions(Box::new(
         ExpectEncryptedExtensions {
@@ -614,6 +613,13 @@ impl ExpectFinished {
     fn send_client_flight(&mut self, env: Env<'_>, out: &mut dyn Output) -> Result<(), Error> {
         let suite = self.hs.suite;
         let hs = &mut self.hs;
+        // RFC 8446 D.4: "immediately before its second flight" (with early data offered it
+        // follows EndOfEarlyData, below).
+        if env.config.profile.compatibility_mode
+            && self.negotiated.early_data == EarlyData::NotOffered
+        {
+            out.send_compat_ccs();
+        }
         if self.negotiated.early_data == EarlyData::Accepted {
             // The early traffic key is still installed (no early data was sent under it).
             send(out, hs, HandshakeType::END_OF_EARLY_DATA, &[])?;

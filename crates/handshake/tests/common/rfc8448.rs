@@ -366,13 +366,29 @@ pub(crate) fn middlebox(json: &str) {
         hex::encode(&s.hex("record_client_hello_1"))
     );
     c.feed(&s.hex("record_server_hello")).unwrap();
-    c.feed(&s.hex("record_server_handshake_messages")).unwrap();
     let mut sent = Vec::new();
+    // The ServerHello alone queues nothing: the dummy change_cipher_spec goes with the
+    // second flight (one socket write with Finished, as OpenSSL and BoringSSL send it).
+    let evs = drain(&mut c, s.ms(), &mut sent).unwrap();
+    assert!(
+        sent.is_empty(),
+        "queued after the ServerHello: {}",
+        hex::encode(&sent)
+    );
+    assert!(evs.is_empty(), "{evs:?}");
+    c.feed(&s.hex("record_server_handshake_messages")).unwrap();
     let evs = drain(&mut c, s.ms(), &mut sent).unwrap();
     expect_verify(&s, &evs);
+    assert!(
+        sent.is_empty(),
+        "queued before the verdict: {}",
+        hex::encode(&sent)
+    );
     c.complete(Answer::Verified).unwrap();
     let evs = drain(&mut c, s.ms(), &mut sent).unwrap();
     assert!(matches!(evs[0], Event::HandshakeDone(_)));
+    // The trace's client flight: change_cipher_spec, then the Finished record.
+    assert_eq!(&sent[..6], &[20, 3, 3, 0, 1, 1]);
     assert_eq!(
         hex::encode(&sent),
         hex::encode(&s.hex("record_client_finished"))
