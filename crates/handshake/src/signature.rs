@@ -126,3 +126,59 @@ pub(crate) fn check_signature(
         _ => Error::BadCertificate,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tls12_ecdsa_schemes_take_the_curve_from_the_key() {
+        use SignatureScheme as S;
+        use VerifyAlgorithm as V;
+        let p256: &[u8] = &[0x30, 0x06, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03];
+        let p384 = [&[0x30, 0x07][..], &P384_OID].concat();
+        let p521 = [&[0x30, 0x07][..], &P521_OID].concat();
+        let cases: [(S, &[u8], Option<V>); 17] = [
+            (S::ECDSA_SECP256R1_SHA256, p256, Some(V::EcdsaP256Sha256)),
+            (S::ECDSA_SECP256R1_SHA256, &p384, Some(V::EcdsaP384Sha256)),
+            (S::ECDSA_SECP256R1_SHA256, &p521, Some(V::EcdsaP521Sha256)),
+            (S::ECDSA_SECP384R1_SHA384, p256, Some(V::EcdsaP256Sha384)),
+            (S::ECDSA_SECP384R1_SHA384, &p384, Some(V::EcdsaP384Sha384)),
+            (S::ECDSA_SECP384R1_SHA384, &p521, Some(V::EcdsaP521Sha384)),
+            (S::ECDSA_SECP521R1_SHA512, &p521, Some(V::EcdsaP521Sha512)),
+            // A P-521 key signs with ECDSA only.
+            (S::ED25519, &p521, None),
+            (S::ED25519, p256, Some(V::Ed25519)),
+            (S::RSA_PKCS1_SHA256, p256, Some(V::RsaPkcs1Sha256)),
+            (S::RSA_PKCS1_SHA384, p256, Some(V::RsaPkcs1Sha384)),
+            (S::RSA_PKCS1_SHA512, p256, Some(V::RsaPkcs1Sha512)),
+            (S::RSA_PSS_RSAE_SHA256, p256, Some(V::RsaPssSha256)),
+            (S::RSA_PSS_RSAE_SHA384, p256, Some(V::RsaPssSha384)),
+            (S::RSA_PSS_RSAE_SHA512, p256, Some(V::RsaPssSha512)),
+            // SHA-1 and PSS-with-PSS-keys are not TLS 1.2 ServerKeyExchange schemes here.
+            (S(0x0201), p256, None),
+            (S::RSA_PSS_PSS_SHA256, p256, None),
+        ];
+        for (s, spki, want) in cases {
+            assert_eq!(algorithm12(s, spki), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn only_rsa_schemes_sign_for_ecdhe_rsa() {
+        use SignatureScheme as S;
+        for s in [
+            S::RSA_PKCS1_SHA256,
+            S::RSA_PSS_RSAE_SHA384,
+            S::RSA_PKCS1_SHA512,
+        ] {
+            assert!(
+                scheme_fits(Auth::Rsa, s) && !scheme_fits(Auth::Ecdsa, s),
+                "{s:?}"
+            );
+        }
+        for s in [S::ECDSA_SECP256R1_SHA256, S::ED25519, S(0x0201)] {
+            assert!(!scheme_fits(Auth::Rsa, s), "{s:?}");
+        }
+    }
+}

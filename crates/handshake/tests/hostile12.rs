@@ -34,6 +34,10 @@ fn vec_n(n: usize, b: &[u8]) -> Vec<u8> {
     v
 }
 
+fn vec_len24(b: &[u8]) -> usize {
+    u32::from_be_bytes([0, b[0], b[1], b[2]]) as usize
+}
+
 fn plain_record(ct: u8, body: &[u8]) -> Vec<u8> {
     let mut r = vec![ct, 3, 3];
     r.extend_from_slice(&(body.len() as u16).to_be_bytes());
@@ -68,6 +72,24 @@ struct Script {
     random_tail: Option<[u8; 8]>,
     suite: Option<u16>,
     ticket: bool,
+    /// Extensions appended to the ServerHello: (type, body).
+    sh_exts: &'static [(u16, &'static [u8])],
+    /// A CertificateStatus body, sent after Certificate.
+    status: Option<&'static [u8]>,
+    /// CertificateRequest bodies, sent before ServerHelloDone.
+    cert_requests: &'static [&'static [u8]],
+    /// ServerKeyExchange (curve_type, group, scheme) instead of (named_curve, x25519, ed25519).
+    ske: Option<(u8, u16, u16)>,
+    /// The server's ECDHE share is on P-256.
+    p256: bool,
+    /// The NewSessionTicket's lifetime hint (300 unless set).
+    ticket_hint: Option<u32>,
+    /// The ServerHelloDone body (empty unless set).
+    hello_done_body: &'static [u8],
+    /// The ServerHello's compression_method (0 unless set).
+    compression: u8,
+    /// The length of the server Finished's verify_data (12 unless set).
+    finished_len: Option<usize>,
 }
 
 struct Srv12 {
@@ -95,7 +117,11 @@ impl Srv12 {
             transcript: ch,
             inner,
             server_random,
-            share: KeyShare::from_seed(Group::X25519, &[9u8; 32]).unwrap(),
+            share: if script.p256 {
+                KeyShare::from_seed(Group::Secp256r1, &[9u8; 32]).unwrap()
+            } else {
+                KeyShare::from_seed(Group::X25519, &[9u8; 32]).unwrap()
+            },
             script,
             master: Vec::new(),
             reader: RecordReader::new(),
@@ -112,19 +138,29 @@ impl Srv12 {
         if !self.script.no_ems {
             exts.push(ext(23, &[]));
         }
-        exts.push(ext(11, &[1, 0]));
+        if !self.script.sh_exts.iter().any(|(t, _)| *t == 11) {
+            exts.push(ext(11, &[1, 0]));
+        }
         if self.script.ticket {
             exts.push(ext(35, &[]));
+        }
+        for (t, b) in self.script.sh_exts {
+            exts.push(ext(*t, b));
         }
         let mut sh = vec![3, 3];
         sh.extend_from_slice(&self.server_random);
         sh.push(0);
         sh.extend_from_slice(&self.script.suite.unwrap_or(SUITE).to_be_bytes());
-        sh.push(0);
+        sh.push(self.script.compression);
         sh.extend(vec_n(2, &exts.concat()));
         let sh = msg(2, &sh);
         let cert = msg(11, &vec_n(3, &vec_n(3, &self.inner.certificate_der())));
-        let mut params = vec![3, 0x00, 0x1d];
+        let (curve_type, group, scheme) =
+            self.script
+                .ske
+                .unwrap_or((3, self.share.group().codepoint(), 0x0807));
+        let mut params = vec![curve_type];
+        params.extend_from_slice(&group.to_be_bytes());
         params.extend(vec_n(1, self.share.public_key()));
         let mut signed = self.client_random.to_vec();
         signed.extend_from_slice(&self.server_random);
@@ -134,11 +170,18 @@ impl Srv12 {
             sig[10] ^= 1;
         }
         let mut ske = params;
-        ske.extend_from_slice(&[0x08, 0x07]);
+        ske.extend_from_slice(&scheme.to_be_bytes());
         ske.extend(vec_n(2, &sig));
         let ske = msg(12, &ske);
-        let shd = msg(14, &[]);
-        let all = [sh, cert, ske, shd].concat();
+        let mut all = [sh, cert].concat();
+        if let Some(st) = self.script.status {
+            all.extend(msg(22, st));
+        }
+        all.extend(ske);
+        for cr in self.script.cert_requests {
+            all.extend(msg(13, cr));
+        }
+        all.extend(msg(14, self.script.hello_done_body));
         self.transcript.extend_from_slice(&all);
         plain_record(22, &all)
     }
@@ -148,13 +191,29 @@ impl Srv12 {
         let mut r = RecordReader::new();
         r.set_deliver_ccs(true);
         r.feed(sent).unwrap();
-        let cke = match r.next_record().unwrap() {
-            Next::Record(p) => {
-                assert_eq!(p.content_type, ContentType::HANDSHAKE);
-                p.data.to_vec()
+        let mut hs: Vec<u8> = Vec::new();
+        loop {
+            if hs.first() == Some(&11) && hs.len() >= 7 {
+                // Our empty Certificate, in answer to a CertificateRequest.
+                assert_eq!(
+                    &hs[..7],
+                    &[11, 0, 0, 3, 0, 0, 0],
+                    "empty client Certificate"
+                );
+                self.transcript.extend(hs.drain(..7));
             }
-            other => panic!("{other:?}"),
-        };
+            if hs.len() >= 4 && hs.len() == 4 + vec_len24(&hs[1..4]) {
+                break;
+            }
+            match r.next_record().unwrap() {
+                Next::Record(p) => {
+                    assert_eq!(p.content_type, ContentType::HANDSHAKE);
+                    hs.extend_from_slice(p.data);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let cke = hs;
         assert_eq!(cke[0], 16, "ClientKeyExchange");
         self.transcript.extend_from_slice(&cke);
         let pms = self.share.complete(&cke[5..]).unwrap();
@@ -196,7 +255,12 @@ impl Srv12 {
         self.master = master;
         let mut out = Vec::new();
         if self.script.ticket {
-            let mut nst = 300u32.to_be_bytes().to_vec();
+            let mut nst = self
+                .script
+                .ticket_hint
+                .unwrap_or(300)
+                .to_be_bytes()
+                .to_vec();
             nst.extend(vec_n(2, b"opaque ticket"));
             let nst = msg(4, &nst);
             self.transcript.extend_from_slice(&nst);
@@ -213,7 +277,11 @@ impl Srv12 {
             TrafficKeys::new_tls12(AeadAlgorithm::Aes128Gcm, sk, siv, 0).unwrap(),
         ));
         self.writer
-            .write(ContentType::HANDSHAKE, &msg(20, &vd), &mut out)
+            .write(
+                ContentType::HANDSHAKE,
+                &msg(20, &vd[..self.script.finished_len.unwrap_or(12)]),
+                &mut out,
+            )
             .unwrap();
         out
     }
@@ -746,4 +814,493 @@ fn hello_requests_during_the_handshake_are_capped() {
     let (r, sent) = pump(&mut c, &hr);
     assert_eq!(r.unwrap_err(), Error::UnexpectedMessage);
     assert_eq!(srv.open_client(&sent), vec![(21, vec![2, 10])]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One field wrong at a time, and the optional messages of a TLS 1.2 handshake.
+
+/// The first flight of `script` is refused with `want` and a fatal plaintext alert.
+fn refused12(script: Script, want: Error, alert: AlertDescription) {
+    let (_, _, r, sent) = start(script);
+    assert_eq!(r.unwrap_err(), want);
+    assert_eq!(want.alert(), Some(alert));
+    assert_eq!(
+        plaintext_alert(&sent),
+        Some((2, alert.0)),
+        "alert for {want:?}"
+    );
+}
+
+/// The first flight was accepted; `after` (plaintext) is then refused with `want`, the alert
+/// under the client's new write keys.
+fn refused12_after_first_flight(script: Script, after: &[u8], want: Error) {
+    let (mut c, mut srv, r, sent) = start(script);
+    assert_eq!(r.unwrap(), vec![]);
+    let _ = srv.second_flight(&sent); // learns the client's keys, to read its alert
+    let (r, sent) = pump(&mut c, after);
+    assert_eq!(r.unwrap_err(), want);
+    assert_eq!(
+        srv.open_client(&sent),
+        vec![(21, vec![2, want.alert().unwrap().0])]
+    );
+}
+
+#[test]
+fn server_hello_extensions_are_checked_in_tls12() {
+    use AlertDescription as A;
+    let with = |sh_exts: &'static [(u16, &'static [u8])]| Script {
+        sh_exts,
+        ..Script::default()
+    };
+    // renegotiated_connection must be empty on an initial handshake.
+    refused12(
+        Script {
+            no_reneg: true,
+            sh_exts: &[(0xff01, &[1, 0])],
+            ..Script::default()
+        },
+        Error::InsecureRenegotiation,
+        A::HANDSHAKE_FAILURE,
+    );
+    refused12(
+        Script {
+            no_ems: true,
+            sh_exts: &[(23, &[0])],
+            ..Script::default()
+        },
+        Error::UnsupportedExtension,
+        A::UNSUPPORTED_EXTENSION,
+    );
+    // No uncompressed point format.
+    refused12(
+        with(&[(11, &[1, 1])]),
+        Error::IllegalParameter,
+        A::ILLEGAL_PARAMETER,
+    );
+    refused12(with(&[(11, &[2, 0])]), Error::Decode, A::DECODE_ERROR);
+    refused12(
+        with(&[(35, &[0])]),
+        Error::UnsupportedExtension,
+        A::UNSUPPORTED_EXTENSION,
+    );
+    refused12(
+        with(&[(5, &[0])]),
+        Error::UnsupportedExtension,
+        A::UNSUPPORTED_EXTENSION,
+    );
+    refused12(
+        with(&[(0, &[0])]),
+        Error::UnsupportedExtension,
+        A::UNSUPPORTED_EXTENSION,
+    );
+    refused12(
+        with(&[(28, &[0x40, 0])]),
+        Error::UnsupportedExtension,
+        A::UNSUPPORTED_EXTENSION,
+    );
+    refused12(
+        with(&[(0x1234, &[])]),
+        Error::UnsupportedExtension,
+        A::UNSUPPORTED_EXTENSION,
+    );
+    refused12(
+        with(&[(16, b"\x00\x03\x02h2")]),
+        Error::UnofferedAlpn,
+        A::ILLEGAL_PARAMETER,
+    );
+    refused12(
+        Script {
+            compression: 1,
+            ..Script::default()
+        },
+        Error::IllegalParameter,
+        A::ILLEGAL_PARAMETER,
+    );
+}
+
+#[test]
+fn a_profile_without_sct_refuses_the_servers_scts() {
+    let mut p = Profile::default_web();
+    p.extension_order.retain(|s| *s != ExtensionSlot::Sct);
+    let (mut c, ch) = client_with(p, false);
+    let mut srv = Srv12::new(
+        &ch,
+        Script {
+            sh_exts: &[(18, b"\x00\x00")],
+            ..Script::default()
+        },
+    );
+    let (r, sent) = pump(&mut c, &srv.first_flight());
+    assert_eq!(r.unwrap_err(), Error::UnsupportedExtension);
+    assert_eq!(plaintext_alert(&sent), Some((2, 110)));
+}
+
+/// Polls until the NeedVerify request.
+fn verify_request12(c: &mut Connection, bytes: &[u8]) -> (VerifyRequest, Vec<u8>) {
+    c.feed(bytes).unwrap();
+    let mut sent = Vec::new();
+    loop {
+        match c.poll_event(NOW).unwrap() {
+            Event::NeedVerify(r) => return (r, sent),
+            Event::Transmit => sent.extend(c.take_transmit()),
+            e => panic!("{e:?}"),
+        }
+    }
+}
+
+#[test]
+fn stapling_scts_alpn_and_sni_agreed_in_tls12() {
+    let script = Script {
+        sh_exts: &[
+            (5, &[]),
+            (18, b"\x00\x03sct"),
+            (16, b"\x00\x09\x08http/1.1"),
+            (0, &[]),
+        ],
+        status: Some(&[1, 0, 0, 4, b'O', b'C', b'S', b'P']),
+        ..Script::default()
+    };
+    let (mut c, ch) = client_with(Profile::default_web(), false);
+    let mut srv = Srv12::new(&ch, script);
+    let (req, _) = verify_request12(&mut c, &srv.first_flight());
+    assert_eq!(req.ocsp_response.as_deref(), Some(&b"OCSP"[..]));
+    assert_eq!(req.scts.as_deref(), Some(&b"\x00\x03sct"[..]));
+    assert_eq!(req.chain, vec![srv.inner.certificate_der()]);
+    assert_eq!(req.signed, None, "inline mode checked the signature itself");
+    c.complete(Answer::Verified).unwrap();
+    let (r, sent) = pump(&mut c, &[]);
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    match &pump(&mut c, &reply).0.unwrap()[..] {
+        [Event::HandshakeDone(s)] => assert_eq!(s.alpn.as_deref(), Some(&b"http/1.1"[..])),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn certificate_status_is_checked() {
+    use AlertDescription as A;
+    // Not agreed in the ServerHello.
+    refused12(
+        Script {
+            status: Some(&[1, 0, 0, 1, 9]),
+            ..Script::default()
+        },
+        Error::UnexpectedMessage,
+        A::UNEXPECTED_MESSAGE,
+    );
+    let agreed = |status: &'static [u8]| Script {
+        sh_exts: &[(5, &[])],
+        status: Some(status),
+        ..Script::default()
+    };
+    refused12(
+        agreed(&[2, 0, 0, 1, 9]),
+        Error::IllegalParameter,
+        A::ILLEGAL_PARAMETER,
+    );
+    refused12(agreed(&[1, 0, 0, 0]), Error::Decode, A::DECODE_ERROR);
+    refused12(agreed(&[1, 0, 0, 1, 9, 9]), Error::Decode, A::DECODE_ERROR);
+}
+
+#[test]
+fn certificate_request_gets_an_empty_certificate_in_tls12() {
+    // certificate_types, supported_signature_algorithms, certificate_authorities.
+    const CR: &[u8] = &[1, 64, 0, 2, 4, 3, 0, 0];
+    let (mut c, mut srv, r, sent) = start(Script {
+        cert_requests: &[CR],
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap(), vec![]);
+    assert!(
+        sent.starts_with(&[22, 3, 3]) && sent[5..12] == [11, 0, 0, 3, 0, 0, 0],
+        "an empty Certificate first"
+    );
+    // second_flight checks the Finished over a transcript with that Certificate in it.
+    let reply = srv.second_flight(&sent);
+    assert!(matches!(
+        pump(&mut c, &reply).0.unwrap()[..],
+        [Event::HandshakeDone(_)]
+    ));
+    refused12(
+        Script {
+            cert_requests: &[CR, CR],
+            ..Script::default()
+        },
+        Error::UnexpectedMessage,
+        AlertDescription::UNEXPECTED_MESSAGE,
+    );
+    refused12(
+        Script {
+            cert_requests: &[&[1, 64, 0, 2, 4, 3, 0, 0, 0]],
+            ..Script::default()
+        },
+        Error::Decode,
+        AlertDescription::DECODE_ERROR,
+    );
+}
+
+#[test]
+fn server_key_exchange_parameters_are_checked() {
+    use AlertDescription as A;
+    let ske = |t: (u8, u16, u16)| Script {
+        ske: Some(t),
+        ..Script::default()
+    };
+    // x448: not in the profile's groups.
+    refused12(
+        ske((3, 0x001e, 0x0807)),
+        Error::UnofferedGroup,
+        A::ILLEGAL_PARAMETER,
+    );
+    // ecdsa_secp521r1_sha512: not offered.
+    refused12(
+        ske((3, 0x001d, 0x0603)),
+        Error::UnofferedSignatureScheme,
+        A::ILLEGAL_PARAMETER,
+    );
+    // rsa_pss_rsae_sha256 is offered, but cannot sign for an ECDHE_ECDSA suite.
+    refused12(
+        ske((3, 0x001d, 0x0804)),
+        Error::IllegalParameter,
+        A::ILLEGAL_PARAMETER,
+    );
+    // explicit_prime curve parameters.
+    refused12(
+        ske((1, 0x001d, 0x0807)),
+        Error::IllegalParameter,
+        A::ILLEGAL_PARAMETER,
+    );
+}
+
+#[test]
+fn a_server_picking_p256_gets_a_fresh_p256_share() {
+    // The ClientHello has only an X25519 share; P-256 is in supported_groups.
+    let (mut c, mut srv, r, sent) = start(Script {
+        p256: true,
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap(), vec![]);
+    // ClientKeyExchange: a 65-byte uncompressed point.
+    assert_eq!(&sent[5..11], &[16, 0, 0, 66, 65, 4]);
+    let reply = srv.second_flight(&sent);
+    match &pump(&mut c, &reply).0.unwrap()[..] {
+        [Event::HandshakeDone(s)] => assert_eq!(s.group, NamedGroup::SECP256R1),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn caller_checked_client() -> (Connection, Srv12, VerifyRequest) {
+    let profile = Profile::default_web();
+    let pool: Vec<u8> = (0..Entropy::pool_len(&profile))
+        .map(|i| i as u8 ^ 0x5a)
+        .collect();
+    let entropy = Entropy::from_pool(&profile, &pool).unwrap();
+    let mut cfg = Config::new(profile, Some("example.test"));
+    cfg.signature_check = SignatureCheck::Caller;
+    let mut c = Connection::new(cfg, entropy, NOW).unwrap();
+    let ch = c.take_transmit();
+    let mut srv = Srv12::new(
+        &ch,
+        Script {
+            corrupt_ske_sig: true,
+            ..Script::default()
+        },
+    );
+    let (req, _) = verify_request12(&mut c, &srv.first_flight());
+    (c, srv, req)
+}
+
+#[test]
+fn the_caller_checks_the_server_key_exchange_signature() {
+    let (mut c, srv, req) = caller_checked_client();
+    let signed = req.signed.expect("caller mode hands over the signature");
+    assert_eq!(signed.scheme, SignatureScheme::ED25519);
+    let mut params = vec![3, 0x00, 0x1d, 32];
+    params.extend_from_slice(srv.share.public_key());
+    assert_eq!(
+        signed.message,
+        [&srv.client_random[..], &srv.server_random[..], &params].concat()
+    );
+    assert_eq!(signed.signature.len(), 64);
+    assert_eq!(
+        signed.algorithm,
+        burrow_crypto::sig::VerifyAlgorithm::Ed25519
+    );
+    assert!(srv
+        .inner
+        .certificate_der()
+        .windows(signed.spki.len())
+        .any(|w| w == signed.spki));
+    // The caller finds the (corrupted) signature bad.
+    assert_eq!(
+        c.complete(Answer::BadSignature).unwrap_err(),
+        Error::BadKeyExchangeSignature
+    );
+    assert_eq!(plaintext_alert(&c.take_transmit()), Some((2, 51)));
+    // The caller's verifier rejects the chain.
+    let (mut c, _, _) = caller_checked_client();
+    let rej = CertRejection {
+        code: "CERT_UNTRUSTED",
+        alert: AlertDescription::UNKNOWN_CA,
+    };
+    assert_eq!(
+        c.complete(Answer::Rejected(rej)).unwrap_err(),
+        Error::CertificateRejected(rej)
+    );
+    assert_eq!(plaintext_alert(&c.take_transmit()), Some((2, 48)));
+}
+
+#[test]
+fn messages_out_of_place_in_a_tls12_handshake() {
+    // A second ServerHelloDone while waiting for the server's ChangeCipherSpec.
+    refused12_after_first_flight(
+        Script::default(),
+        &plain_record(22, &msg(14, &[])),
+        Error::UnexpectedMessage,
+    );
+    // A NewSessionTicket though none was agreed.
+    let mut nst = 300u32.to_be_bytes().to_vec();
+    nst.extend(vec_n(2, b"t"));
+    refused12_after_first_flight(
+        Script::default(),
+        &plain_record(22, &msg(4, &nst)),
+        Error::UnexpectedMessage,
+    );
+    // A HelloRequest with a body.
+    refused12_after_first_flight(
+        Script::default(),
+        &plain_record(22, &[0, 0, 0, 1, 0]),
+        Error::Decode,
+    );
+    // A ServerHelloDone with a body.
+    refused12(
+        Script {
+            hello_done_body: &[0],
+            ..Script::default()
+        },
+        Error::Decode,
+        AlertDescription::DECODE_ERROR,
+    );
+}
+
+#[test]
+fn a_short_server_finished_is_a_decode_error() {
+    let (mut c, mut srv, r, sent) = start(Script {
+        finished_len: Some(11),
+        ..Script::default()
+    });
+    assert_eq!(r.unwrap(), vec![]);
+    let reply = srv.second_flight(&sent);
+    let (r, sent) = pump(&mut c, &reply);
+    assert_eq!(r.unwrap_err(), Error::Decode);
+    assert_eq!(srv.open_client(&sent), vec![(21, vec![2, 50])]);
+}
+
+#[test]
+fn ticket_lifetime_hints_are_bounded() {
+    const DAY_MS: u64 = 24 * 3600 * 1000;
+    // 0 means unspecified: an hour; more than seven days: seven days.
+    for (hint, keep_ms) in [
+        (0u32, 3600 * 1000u64),
+        (30 * 24 * 3600, 7 * DAY_MS),
+        (300, 300_000),
+    ] {
+        let (mut c, mut srv, r, sent) = start(Script {
+            ticket: true,
+            ticket_hint: Some(hint),
+            ..Script::default()
+        });
+        assert_eq!(r.unwrap(), vec![]);
+        let reply = srv.second_flight(&sent);
+        let evs = pump(&mut c, &reply).0.unwrap();
+        let [Event::HandshakeDone(_), Event::NewSessionTicket(t)] = &evs[..] else {
+            panic!("{evs:?}")
+        };
+        assert!(t.is_tls12());
+        assert_eq!(t.cipher_suite(), CipherSuite(SUITE));
+        assert!(t.is_usable(NOW + keep_ms - 1), "hint {hint}");
+        assert!(!t.is_usable(NOW + keep_ms), "hint {hint}");
+    }
+}
+
+#[test]
+fn after_a_tls12_handshake_only_hello_request_is_answered() {
+    let (mut c, mut srv) = connected();
+    assert_eq!(
+        c.update_keys(false).unwrap_err(),
+        Error::Misuse,
+        "no KeyUpdate in TLS 1.2"
+    );
+    let mut out = [0u8; 16];
+    assert_eq!(
+        c.export_keying_material(b"EXPORTER-x", b"", &mut out)
+            .unwrap_err(),
+        Error::Misuse
+    );
+    let rec = srv.seal(ContentType::HANDSHAKE, &msg(20, &[0; 12]));
+    let (r, sent) = pump(&mut c, &rec);
+    assert_eq!(r.unwrap_err(), Error::UnexpectedMessage);
+    assert_eq!(srv.open_client(&sent), vec![(21, vec![2, 10])]);
+}
+
+#[test]
+fn tls12_server_hello_to_a_client_that_cannot_do_tls12() {
+    let mut p = Profile::default_web();
+    p.cipher_suites.retain(|s| s.0 >> 8 == 0x13);
+    for (tail, want) in [
+        (None, Error::ProtocolVersion),
+        (Some(*b"DOWNGRD\x01"), Error::Downgrade),
+    ] {
+        let (mut c, ch) = client_with(p.clone(), false);
+        let mut srv = Srv12::new(
+            &ch,
+            Script {
+                random_tail: tail,
+                ..Script::default()
+            },
+        );
+        let (r, sent) = pump(&mut c, &srv.first_flight());
+        assert_eq!(r.unwrap_err(), want);
+        assert_eq!(plaintext_alert(&sent), Some((2, want.alert().unwrap().0)));
+    }
+}
+
+#[test]
+fn tls12_server_hello_after_a_hello_retry_request() {
+    let (mut c, ch) = client_with(Profile::default_web(), false);
+    let mut srv = Srv12::new(&ch, Script::default());
+    let hrr_random: [u8; 32] = [
+        0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8,
+        0x91, 0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8,
+        0x33, 0x9c,
+    ];
+    let body = srv.inner.server_hello_body(
+        hrr_random,
+        0x1301,
+        &[ext(43, &[3, 4]), ext(51, &[0x00, 0x17])],
+    );
+    let (r, _) = pump(&mut c, &plain_record(22, &msg(2, &body)));
+    assert_eq!(r.unwrap(), vec![]);
+    // A HelloRetryRequest is TLS 1.3 only: the server cannot then pick TLS 1.2.
+    let (r, sent) = pump(&mut c, &srv.first_flight());
+    assert_eq!(r.unwrap_err(), Error::IllegalParameter);
+    assert_eq!(plaintext_alert(&sent), Some((2, 47)));
+}
+
+#[test]
+fn tls12_alpn_from_a_server_when_none_was_offered() {
+    let mut p = Profile::default_web();
+    p.alpn.clear();
+    let (mut c, ch) = client_with(p, false);
+    let mut srv = Srv12::new(
+        &ch,
+        Script {
+            sh_exts: &[(16, b"\x00\x09\x08http/1.1")],
+            ..Script::default()
+        },
+    );
+    let (r, sent) = pump(&mut c, &srv.first_flight());
+    assert_eq!(r.unwrap_err(), Error::UnsupportedExtension);
+    assert_eq!(plaintext_alert(&sent), Some((2, 110)));
 }

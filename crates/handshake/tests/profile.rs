@@ -94,3 +94,69 @@ fn extension_order_sni_alpn_and_padding_follow_the_profile() {
     assert!(!types.contains(&16), "no ALPN when none is configured");
     assert_eq!(types[0], 43, "reversed order is honoured");
 }
+
+#[test]
+fn add_status_request_puts_it_where_openssl_does_and_only_once() {
+    use ExtensionSlot as E;
+    let mut p = Profile::default_web();
+    assert!(p.requests_staple());
+    let before = p.extension_order.clone();
+    p.add_status_request();
+    assert_eq!(p.extension_order, before, "already there");
+    // After supported_groups.
+    p.extension_order.retain(|s| *s != E::StatusRequest);
+    assert!(!p.requests_staple());
+    p.add_status_request();
+    let at = |p: &Profile, s| p.extension_order.iter().position(|x| *x == s);
+    assert_eq!(
+        at(&p, E::StatusRequest),
+        at(&p, E::SupportedGroups).map(|i| i + 1)
+    );
+    let (_, ch) = client(p.clone(), SignatureCheck::Inline);
+    let types: Vec<u16> = extensions(&ch).iter().map(|e| e.0).collect();
+    let sg = types.iter().position(|t| *t == 10).unwrap();
+    assert_eq!(types[sg + 1], 5, "status_request follows supported_groups");
+    assert_eq!(extensions(&ch)[sg + 1].1, vec![1, 0, 0, 0, 0]);
+    // No supported_groups slot: before key_share; neither: before pre_shared_key; else last.
+    let mut p = Profile::default_web();
+    p.extension_order
+        .retain(|s| *s != E::StatusRequest && *s != E::SupportedGroups);
+    let ks = at(&p, E::KeyShare).unwrap();
+    p.add_status_request();
+    assert_eq!(at(&p, E::StatusRequest), Some(ks));
+    assert_eq!(at(&p, E::KeyShare), Some(ks + 1));
+    p.extension_order
+        .retain(|s| *s != E::StatusRequest && *s != E::KeyShare);
+    let psk = at(&p, E::PreSharedKey).unwrap();
+    p.add_status_request();
+    assert_eq!(at(&p, E::StatusRequest), Some(psk));
+    p.extension_order
+        .retain(|s| *s != E::StatusRequest && *s != E::PreSharedKey);
+    p.add_status_request();
+    assert_eq!(p.extension_order.last(), Some(&E::StatusRequest));
+}
+
+#[test]
+fn signature_algorithms_cert_is_sent_only_when_listed() {
+    use ExtensionSlot as E;
+    let mut p = Profile::default_web();
+    let at = p
+        .extension_order
+        .iter()
+        .position(|s| *s == E::SignatureAlgorithms)
+        .unwrap();
+    p.extension_order.insert(at + 1, E::SignatureAlgorithmsCert);
+    let (_, ch) = client(p.clone(), SignatureCheck::Inline);
+    assert!(
+        !extensions(&ch).iter().any(|e| e.0 == 50),
+        "empty list: omitted"
+    );
+    p.signature_schemes_cert = vec![
+        SignatureScheme::ECDSA_SECP256R1_SHA256,
+        SignatureScheme::ED25519,
+    ];
+    let (_, ch) = client(p, SignatureCheck::Inline);
+    let exts = extensions(&ch);
+    let i = exts.iter().position(|e| e.0 == 13).unwrap();
+    assert_eq!(exts[i + 1], (50, vec![0, 4, 4, 3, 8, 7]));
+}

@@ -104,3 +104,17 @@ fn debug_leaves_the_key_share_seeds_out() {
         assert!(!shown.contains(window), "{shown}");
     }
 }
+
+#[test]
+fn debug_of_an_offloaded_traffic_key_leaves_the_key_out() {
+    let k = burrow_handshake::TrafficKeyInfo {
+        key_id: 7,
+        algorithm: burrow_crypto::aead::AeadAlgorithm::Aes128Gcm,
+        key: vec![0xab; 16],
+        for_reading: true,
+    };
+    assert_eq!(
+        format!("{k:?}"),
+        "TrafficKeyInfo { key_id: 7, algorithm: Aes128Gcm, for_reading: true, .. }"
+    );
+}
