@@ -630,6 +630,11 @@ async fn write_flight<S: NetStream>(
     if splices.is_empty() {
         return stream.write_all(out).await;
     }
+    stream.write_all_parts(&flight_parts(out, splices)).await
+}
+
+/// The flight's bytes in order: `out` with each splice's body bytes at its place.
+fn flight_parts<'a>(out: &'a [u8], splices: &'a [Splice]) -> Vec<&'a [u8]> {
     let mut parts: Vec<&[u8]> =
         Vec::with_capacity(splices.len().saturating_mul(2).saturating_add(1));
     let mut at = 0;
@@ -639,7 +644,7 @@ async fn write_flight<S: NetStream>(
         at = sp.at;
     }
     parts.push(out.get(at..).unwrap_or_default());
-    stream.write_all_parts(&parts).await
+    parts
 }
 
 /// Hands burrow-h2 the records already buffered (the rest of one transport read) one after
@@ -721,10 +726,9 @@ async fn drive<S: NetStream>(shared: Rc<RefCell<Shared>>, mut stream: Transport<
                 // may never complete (in a Worker, a request that has ended leaves its
                 // promises unsettled, and this task with them).
                 drop(shared);
-                // Best effort: GOAWAY and close_notify, then the driver ends.
+                // Best effort: GOAWAY and close_notify (one write), then the driver ends.
                 stream.farewell();
-                let _ = write_flight(&mut stream, &out, &splices).await;
-                let _ = stream.close().await;
+                let _ = stream.close_after(&flight_parts(&out, &splices)).await;
                 return;
             }
             if !out.is_empty() {

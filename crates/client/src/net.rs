@@ -54,6 +54,15 @@ pub trait NetStream: 'static {
     }
     /// Ends the stream (TLS: close_notify, then the transport).
     async fn close(&mut self) -> io::Result<()>;
+    /// Writes the concatenation of `parts` as its last words, then ends the stream (a
+    /// GOAWAY, then [`close`](Self::close)): the close is made even when the write fails.
+    /// The default is the two calls; `TlsStream` puts the parts' records and close_notify in
+    /// one transport write (a socket write saved per connection).
+    async fn close_after(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        let written = self.write_all_parts(parts).await;
+        let closed = self.close().await;
+        written.and(closed)
+    }
     /// Says what is written from now on is a farewell (a GOAWAY, close_notify, then
     /// [`close`](Self::close)) that nobody waits for. A platform whose pending I/O can be
     /// dropped unsettled — a Worker's request that has ended leaves its promises unsettled —

@@ -852,6 +852,21 @@ impl<S: NetStream> NetStream for TlsStream<S> {
         self.inner.close().await
     }
 
+    async fn close_after(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        // The parts' records, then close_notify, sealed into the one buffer and written once.
+        let queued = self
+            .conn
+            .send_parts(parts)
+            .map_err(|e| Error::Tls(e).into_io());
+        self.conn.close();
+        let written = match self.seal_queued().await {
+            Ok(()) => self.flush_transmit().await,
+            Err(e) => Err(e.into_io()),
+        };
+        let closed = self.inner.close().await;
+        queued.and(written).and(closed)
+    }
+
     fn farewell(&mut self) {
         self.inner.farewell();
     }

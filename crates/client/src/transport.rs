@@ -101,6 +101,13 @@ impl<S: NetStream> NetStream for Hop<S> {
         }
     }
 
+    async fn close_after(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        match &mut self.kind {
+            HopKind::Tcp(s) => s.close_after(parts).await,
+            HopKind::Tls(s) => Box::pin(s.close_after(parts)).await,
+        }
+    }
+
     fn farewell(&mut self) {
         match &mut self.kind {
             HopKind::Tcp(s) => s.farewell(),
@@ -200,6 +207,13 @@ impl<S: NetStream> NetStream for Transport<S> {
         match self {
             Transport::Plain(s) => s.close().await,
             Transport::Tls(s) => s.close().await,
+        }
+    }
+
+    async fn close_after(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        match self {
+            Transport::Plain(s) => s.close_after(parts).await,
+            Transport::Tls(s) => s.close_after(parts).await,
         }
     }
 
