@@ -72,7 +72,11 @@ fn last_words_and_close_notify_are_one_write() {
 
     writes.set(0);
     now(tls.close_after(&[b"last ", b"words"])).unwrap();
-    assert_eq!(writes.get(), 1, "the parts' records and close_notify in one write");
+    assert_eq!(
+        writes.get(),
+        1,
+        "the parts' records and close_notify in one write"
+    );
     let mut w = wire.borrow_mut();
     assert_eq!(w.server.take_received(), b"last words");
     assert!(w.server.received_close_notify());
