@@ -26,8 +26,15 @@ use crate::tls::{TicketCache, TicketSlot};
 ///
 /// Holds no I/O object, so one cache may outlive the request that filled it (a Worker keeps
 /// one per isolate).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct SessionCache(Option<TicketCache>);
+
+impl Default for SessionCache {
+    /// An empty cache, as [`SessionCache::new`] (not a disabled one).
+    fn default() -> SessionCache {
+        SessionCache::new()
+    }
+}
 
 impl SessionCache {
     /// An empty cache.
@@ -163,5 +170,18 @@ impl fmt::Write for Hashed {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.update(s.as_bytes());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SessionCache;
+
+    #[test]
+    fn the_default_cache_keeps_tickets() {
+        assert!(SessionCache::default().is_enabled());
+        assert!(SessionCache::new().is_enabled());
+        assert!(!SessionCache::disabled().is_enabled());
+        assert!(SessionCache::default().is_empty());
     }
 }

@@ -13,14 +13,13 @@
 
 mod common;
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::io;
 use std::rc::Rc;
 
 use burrow_client::{NetStream, TlsStream};
-use burrow_testkit::tls13_server::{ServerConfig, Tls13Server};
 
-use common::{now, settings, MemStream, Wire};
+use common::{now, settings, MemStream};
 
 /// The in-memory wire, counting the transport writes made on it.
 struct Counting {
@@ -45,14 +44,7 @@ impl NetStream for Counting {
 
 #[test]
 fn last_words_and_close_notify_are_one_write() {
-    let wire = Rc::new(RefCell::new(Wire {
-        server: Tls13Server::new(ServerConfig::new("origin.test")),
-        block_writes: false,
-        blocked_writes: 0,
-        flip_last_byte: false,
-        refused: None,
-        allow_refusal: false,
-    }));
+    let wire = common::wire();
     let writes = Rc::new(Cell::new(0));
     let stream = Counting {
         inner: MemStream(Rc::clone(&wire)),

@@ -94,14 +94,7 @@ fn no_alpn_means_no_alpn_extension() {
 
 #[test]
 fn a_stream_keeping_tickets_has_none_from_a_server_that_issues_none() {
-    let wire = Rc::new(RefCell::new(Wire {
-        server: Tls13Server::new(ServerConfig::new("origin.test")),
-        block_writes: false,
-        blocked_writes: 0,
-        flip_last_byte: false,
-        refused: None,
-        allow_refusal: false,
-    }));
+    let wire = common::wire();
     let mut tls = now(TlsStream::connect_with_ticket(
         MemStream(Rc::clone(&wire)),
         "origin.test",

@@ -97,17 +97,22 @@ pub(crate) fn settings() -> TlsSettings {
     }
 }
 
-/// A finished handshake with the scripted server. (With offloaded seals the client's
-/// Finished goes out with its first write, so the server may not be connected yet.)
-pub(crate) fn connected_with(settings: &TlsSettings) -> (TlsStream<MemStream>, Rc<RefCell<Wire>>) {
-    let wire = Rc::new(RefCell::new(Wire {
+/// A fresh wire to the scripted server for `origin.test`, nothing sent yet.
+pub(crate) fn wire() -> Rc<RefCell<Wire>> {
+    Rc::new(RefCell::new(Wire {
         server: Tls13Server::new(ServerConfig::new("origin.test")),
         block_writes: false,
         blocked_writes: 0,
         flip_last_byte: false,
         refused: None,
         allow_refusal: false,
-    }));
+    }))
+}
+
+/// A finished handshake with the scripted server. (With offloaded seals the client's
+/// Finished goes out with its first write, so the server may not be connected yet.)
+pub(crate) fn connected_with(settings: &TlsSettings) -> (TlsStream<MemStream>, Rc<RefCell<Wire>>) {
+    let wire = wire();
     let tls = now(TlsStream::connect(
         MemStream(Rc::clone(&wire)),
         "origin.test",
