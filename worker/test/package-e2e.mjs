@@ -41,6 +41,8 @@ const SHIPPED = [
   "js/burrow.d.mts",
   "js/burrow.d.ts",
   "js/burrow.mjs",
+  "js/pool.d.mts",
+  "js/pool.mjs",
   "package.json",
 ];
 
@@ -131,9 +133,9 @@ function readmeExamples() {
       // The README examples import the package by name: the package folder of this checkout
       // (its package.json `types`, so burrow.d.ts and through it burrow.d.mts; the consumer
       // Worker resolves the installed tarball through `exports`).
-      paths: { "burrow-worker": [pkgDir] },
+      paths: { "burrow-worker": [pkgDir], "burrow-worker/pool": [path.join(pkgDir, "js", "pool.d.mts")] },
     },
-    files: [path.join(pkgDir, "js", "burrow.d.mts"), path.join(pkgDir, "js", "burrow.d.ts"), ...files],
+    files: [path.join(pkgDir, "js", "burrow.d.mts"), path.join(pkgDir, "js", "burrow.d.ts"), path.join(pkgDir, "js", "pool.d.mts"), ...files],
   };
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config, null, 2));
   return dir;
@@ -181,6 +183,20 @@ async function consumer() {
         check(`consumer Worker via ${via}: /${file} byte-exact (${j.bytes} B${file === "1m" ? ", gzip decoded" : ""})`, r.status === 200 && j.status === 200 && j.bytes === size && j.sha256 === sums[file] && coded && j.proxied !== null, JSON.stringify(j));
       }
     }
+    // The pool from the tarball: the second Worker request reuses the first one's connection.
+    const pooled = [];
+    for (let i = 0; i < 2; i++) {
+      const u = new URL(worker.base);
+      u.searchParams.set("url", `https://localhost:${port("DEF")}/1m`);
+      u.searchParams.set("via", "squid+auth");
+      u.searchParams.set("pooled", "1");
+      pooled.push(await (await fetch(u)).json().catch(() => ({})));
+    }
+    check(
+      "consumer Worker's PooledClient: the next Worker request reuses the pooled connection",
+      pooled.every((j) => j.status === 200 && j.sha256 === sums["1m"]) && pooled[0].reused === false && pooled[1].reused === true,
+      JSON.stringify(pooled),
+    );
   } finally {
     worker.stop();
   }

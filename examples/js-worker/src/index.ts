@@ -1,15 +1,22 @@
 // A Worker that fetches through one of its configured proxies with burrow and reports what it
 // got: GET /?url=URL&via=NAME answers JSON with the status, the body's size and SHA-256 (of the
-// decoded bytes), and what burrow negotiated.
+// decoded bytes), and what burrow negotiated. With &pooled=1 the connection lives in the
+// BurrowPool Durable Object and serves the next Worker request too.
 
 import { connect } from "cloudflare:sockets";
 import { Client, BurrowError } from "burrow-worker";
+import { BurrowPool, PooledClient } from "burrow-worker/pool";
+
+// The pool object's class, bound as BURROW_POOL in wrangler.toml.
+export { BurrowPool };
 
 interface Env {
   /** JSON object: proxy name -> proxy URL (`http://user:pass@host:port`, `socks5h://...`). */
   PROXIES?: string;
   /** PEM trust anchors replacing the system roots (private CAs); unset: system trust. */
   CA_PEM?: string;
+  /** The BurrowPool Durable Object namespace. */
+  BURROW_POOL: DurableObjectNamespace;
 }
 
 function hex(bytes: ArrayBuffer): string {
@@ -25,12 +32,13 @@ export default {
     if (target === null || (via !== null && !(via in proxies))) {
       return Response.json({ error: "usage: /?url=URL&via=NAME", proxies: Object.keys(proxies) }, { status: 400 });
     }
-    // One client per request: Workers do not let sockets (so a pool) cross requests.
-    const client = new Client({
-      connect,
+    const options = {
       proxy: via === null ? undefined : proxies[via],
-      trust: env.CA_PEM ? { ca: env.CA_PEM } : "system",
-    });
+      trust: env.CA_PEM ? { ca: env.CA_PEM } : ("system" as const),
+    };
+    // Without the pool, one client per request: Workers do not let sockets cross requests.
+    const client =
+      params.get("pooled") === "1" ? new PooledClient({ ...options, pool: env.BURROW_POOL }) : new Client({ ...options, connect });
     try {
       const r = await client.fetch(target, { signal: request.signal });
       const body = await r.arrayBuffer();
@@ -42,6 +50,7 @@ export default {
         httpVersion: r.burrow.httpVersion,
         tls: r.burrow.tls?.version ?? null,
         proxied: r.burrow.proxied,
+        reused: r.burrow.reused,
       });
     } catch (e) {
       if (e instanceof BurrowError) {
@@ -49,7 +58,7 @@ export default {
       }
       throw e;
     } finally {
-      client.close(); // a body still streaming keeps its connection
+      if (client instanceof Client) client.close(); // a body still streaming keeps its connection
     }
   },
 } satisfies ExportedHandler<Env>;
