@@ -12,6 +12,8 @@ export const scenarios = [
   { key: "new-1k", label: "new connection + 1 KB, via CONNECT", per: "request", goal: "≤ 2.0 ms" },
   { key: "new-16k-direct", label: "new connection + 16 KB, direct, TLS 1.3", per: "request", goal: "≤ 1.2 ms" },
   { key: "second-1k", label: "second client in the same isolate, same origin, via CONNECT + 1 KB", per: "request", goal: "≤ 1.0 ms" },
+  { key: "pooled-1k", label: "pooled in a Durable Object (Worker + object CPU), 1 KB via CONNECT", per: "request", goal: "≤ 1.0 ms" },
+  { key: "pooled-16k", label: "pooled in a Durable Object (Worker + object CPU), 16 KB via CONNECT", per: "request", goal: "—" },
   { key: "warm-1k", label: "warm 1 KB", per: "request", goal: "≤ 0.35 ms" },
   { key: "warm-16k", label: "warm 16 KB", per: "request", goal: "≤ 0.40 ms" },
   { key: "warm-1m-gzip", label: "warm 1 MB gzip", per: "request", goal: "≤ 3.5 ms" },
@@ -31,6 +33,11 @@ const routes = {
   "direct h1": { proxy: null, http2: false },
   // The second-client row as it was before the isolate's session cache: a full handshake.
   "CONNECT h2, sessionCache: client": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
+  // A PooledClient per Worker request; the connection stays in the BurrowPool object.
+  "CONNECT h2, pooled": { proxy: "HTTP_PROXY", http2: true, impl: "pooled" },
+  "CONNECT h1, pooled": { proxy: "HTTP_PROXY", http2: false, impl: "pooled" },
+  // The same job without the pool: a new client, so a new connection, per request.
+  "CONNECT h2, new connection": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
 };
 const proxied = ["CONNECT h2", "CONNECT h1", "SOCKS5 h2"];
 export const PLATFORM = "platform fetch";
@@ -54,6 +61,12 @@ export function measurements() {
   // The isolate's session cache (the default): each new client resumes the session the one
   // before it made.
   for (const route of [...proxied, "CONNECT h2, sessionCache: client"]) rows.push(burrow("second-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "other", n: 12 }));
+  // The pool: a new PooledClient per request (as a Worker makes one per request), the object
+  // warm (prime "same"), against a new connection per request.
+  for (const [key, file, n] of [["pooled-1k", "1k", 40], ["pooled-16k", "16k", 40]]) {
+    for (const route of ["CONNECT h2, pooled", "CONNECT h1, pooled"]) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 1, prime: "same", n, main: route === "CONNECT h2, pooled" }));
+    rows.push(burrow(key, "CONNECT h2, new connection", { op: "fetch", peer: "DEF", file, reuse: 1, prime: "none", n: 12, main: false }));
+  }
   const warm = [
     ["warm-1k", "1k", 60, 150],
     ["warm-16k", "16k", 50, 100],

@@ -78,7 +78,7 @@ function fmt(ms) {
 
 /** What a measurement's label promises, checked on a call's answer. */
 function checkRoute(m, body) {
-  if (m.impl !== "burrow" || m.op !== "fetch") return;
+  if (m.impl === "platform" || m.op !== "fetch") return;
   const want = m.http2 ? "HTTP/2" : "HTTP/1.1";
   if (body.httpVersion !== want) throw new Error(`${m.id}: ${body.httpVersion}, expected ${want}`);
   const proxied = { HTTP_PROXY: "http", SOCKS: "socks5h" }[m.proxy] ?? null;

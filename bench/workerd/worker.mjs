@@ -1,6 +1,6 @@
 // The bench Worker that bench/workerd/run.mjs runs in workerd. One call, one measured job:
 //
-//   GET /run?impl=burrow|platform&op=fetch&url=URL&n=N&reuse=R&prime=none|same|other
+//   GET /run?impl=burrow|pooled|platform&op=fetch&url=URL&n=N&reuse=R&prime=none|same|other
 //           &proxy=URL&http2=on|off&trust=ca|system&gzip=1&bytes=B&sha256=HEX&check=sha256|size
 //       n requests of url, a new burrow Client every R of them (R = 0: one client for all).
 //       prime=same: one request first on the first client (a warm connection for the n);
@@ -8,7 +8,9 @@
 //       n then meet an isolate that has already talked to the origin). Every body is read to
 //       its end with the default reader; its size is checked, and with check=sha256 its
 //       SHA-256 too. The platform's fetch goes direct (it cannot use a proxy) and asks for
-//       gzip only when gzip=1 (burrow's default profile always asks).
+//       gzip only when gzip=1 (burrow's default profile always asks). impl=pooled: a
+//       PooledClient per "client" (burrow-worker/pool), its connections in the BurrowPool
+//       Durable Object (whose CPU is workerd's too, so it is counted).
 //       census=1 (burrow): counts the socket operations and WebCrypto calls of the n (the
 //       profile's report; it wraps the sockets, so it is never on a measured call)
 //   GET /run?op=construct&n=N&trust=ca|system    n × (new Client, close), no request
@@ -24,6 +26,9 @@
 import { connect } from "cloudflare:sockets";
 // The one import of burrow's package: a change of its layout changes this line only.
 import { Client } from "../../worker/js/burrow.mjs";
+import { BurrowPool, PooledClient } from "../../worker/js/pool.mjs";
+
+export { BurrowPool };
 
 const EVENT_BYTES = 96; // bench/workerd/origin.mjs EVENT_BYTES
 
@@ -136,6 +141,17 @@ function fetcher(p, client) {
   return client.fetch;
 }
 
+/** A new client of the call's implementation (none for the platform's fetch). */
+function makeClient(p, env, tally) {
+  const impl = p.get("impl");
+  if (impl === "platform") return null;
+  if (impl === "pooled") {
+    const { connect: _connect, ...options } = burrowOptions(p, env);
+    return new PooledClient({ ...options, pool: env.BURROW_POOL });
+  }
+  return new Client(burrowOptions(p, env, tally));
+}
+
 async function runFetch(p, env) {
   const n = Number(p.get("n"));
   const reuse = Number(p.get("reuse") ?? 0);
@@ -173,12 +189,12 @@ async function runFetch(p, env) {
     if (client && tally) {
       for (const [k, v] of Object.entries(client.stats().webcrypto ?? {})) tally.webcrypto[k] = (tally.webcrypto[k] ?? 0) + v;
     }
-    client?.close();
+    if (client instanceof Client) client.close();
     client = null;
   };
   const newClient = () => {
     closeClient();
-    client = burrow ? new Client(burrowOptions(p, env, tally)) : null;
+    client = makeClient(p, env, tally);
   };
   try {
     if (prime === "other") {

@@ -83,7 +83,12 @@ const bench :Workerd.Worker = (
 ${entryFirst.map(mod).join("\n")}
   ],
   compatibilityDate = ${JSON.stringify(compatibilityDate)},
-  bindings = [(name = "CA_PEM", text = embed "ca.pem")],
+  bindings = [
+    (name = "CA_PEM", text = embed "ca.pem"),
+    (name = "BURROW_POOL", durableObjectNamespace = "BurrowPool"),
+  ],
+  durableObjectNamespaces = [(className = "BurrowPool", uniqueKey = "burrow-bench-pool")],
+  durableObjectStorage = (inMemory = void),
 );
 `;
 }

@@ -22,6 +22,11 @@ import { BurrowError, Client } from "./burrow.mjs";
 
 const DEFAULT_IDLE_MS = 60_000;
 
+// Object names by options and origin, shared by every PooledClient of the isolate (a Worker
+// makes one per request; the digest is the same each time). Bounded: cleared when full.
+const NAMES = new Map();
+const MAX_NAMES = 256;
+
 /** Options with their keys sorted at every level: the same options give the same object. */
 function canonical(value) {
   if (Array.isArray(value)) return value.map(canonical);
@@ -142,7 +147,6 @@ export class PooledClient {
   #options;
   #optionsJson;
   #idleMs;
-  #names = new Map(); // origin -> object name
   #nextId = 0;
 
   constructor(options) {
@@ -164,10 +168,12 @@ export class PooledClient {
   /** The pool object for an origin: a name derived from the options and the origin (the
    * options hold credentials, so the name is their hash, not their text). */
   async #stub(origin) {
-    let name = this.#names.get(origin);
+    const key = `${this.#optionsJson}\n${origin}`;
+    let name = NAMES.get(key);
     if (name === undefined) {
-      name = `burrow:${await sha256Hex(`${this.#optionsJson}\n${origin}`)}`;
-      this.#names.set(origin, name);
+      name = `burrow:${await sha256Hex(key)}`;
+      if (NAMES.size >= MAX_NAMES) NAMES.clear();
+      NAMES.set(key, name);
     }
     return this.#pool.get(this.#pool.idFromName(name));
   }
