@@ -7,6 +7,8 @@
 //                 ca: PEM }   ->   { platform: Outcome, burrow: Outcome }
 //   POST /words { cases: { name: { url, client } }, ca: PEM }  ->  { name: the error }
 //                 (and what a closed client's stats() and fetch() throw)
+//   Each /row also answers `pooled`: the same run through burrow-worker/pool's PooledClient
+//   (the connection in the BurrowPool Durable Object), which must match `burrow`.
 //
 // `body` names a kind, built here for both runs alike: "string", "arraybuffer", "typedarray"
 // (a view into a larger buffer), "blob", "urlsearchparams", "formdata", "stream". `input`
@@ -16,6 +18,10 @@
 
 import { connect } from "cloudflare:sockets";
 import { Client, BurrowError } from "../js/burrow.mjs";
+import { BurrowPool, PooledClient } from "../js/pool.mjs";
+
+// The pool's object: each row also runs through PooledClient, which must give what Client gives.
+export { BurrowPool };
 
 const TEXT = "burrow conformance body ✓ ".repeat(40);
 
@@ -155,7 +161,7 @@ async function words(cases, ca) {
 }
 
 export default {
-  async fetch(request) {
+  async fetch(request, env) {
     const url = new URL(request.url);
     if (url.pathname === "/health") return new Response("ok");
     if (url.pathname === "/words" && request.method === "POST") {
@@ -168,7 +174,8 @@ export default {
     const client = new Client({ connect, trust: { ca }, ...(row.client ?? {}) });
     try {
       const burrow = await run(row, client.fetch);
-      return Response.json({ platform, burrow });
+      const pooled = await run(row, new PooledClient({ pool: env.BURROW_POOL, trust: { ca }, ...(row.client ?? {}) }).fetch);
+      return Response.json({ platform, burrow, pooled });
     } finally {
       client.close();
     }

@@ -4,7 +4,8 @@
 // caller sees: status, statusText, url, redirected, the headers (less hop-by-hop ones and
 // Date), Set-Cookie via getSetCookie(), whether the body is null, the body's bytes, and the
 // error's name. A row where burrow differs by design says how, and checks exactly that
-// difference instead (the README's "fetch semantics" table gives the why).
+// difference instead (the README's "fetch semantics" table gives the why). Every row also runs
+// through burrow-worker/pool's PooledClient, which must see exactly what Client sees.
 //
 //   node worker/test/conformance.mjs      (PEERS_STATE, default /tmp/burrow-peers)
 //
@@ -308,11 +309,24 @@ async function checkWords(base) {
   }
 }
 
+/** Where the pool's outcome differs from Client's (null when none). */
+function poolDifferences(burrow, pooled) {
+  if (!pooled) return "no pooled outcome";
+  const out = [];
+  for (const k of new Set([...Object.keys(burrow), ...Object.keys(pooled)])) {
+    const [a, b] = [JSON.stringify(burrow[k]), JSON.stringify(pooled[k])];
+    if (a !== b) out.push(`${k}: Client ${a} / PooledClient ${b}`);
+  }
+  return out.length > 0 ? out.join("; ") : null;
+}
+
 async function main() {
   const origin = await startOrigin();
   // The platform's fetch trusts what NODE_EXTRA_CA_CERTS names (wrangler's local runtime
   // adds it to workerd's trusted certificates).
   const { base, stop } = await startWrangler("conformance.toml", "wrangler-conformance.log", { env: { NODE_EXTRA_CA_CERTS: caFile } });
+  const poolMismatches = [];
+  let poolRows = 0;
   try {
     for (const r of rows(origin.port)) {
       let outcome;
@@ -323,7 +337,10 @@ async function main() {
         check(r.name, `the Worker did not answer: ${e.message}`);
         continue;
       }
-      const { platform, burrow } = outcome;
+      const { platform, burrow, pooled } = outcome;
+      poolRows++;
+      const poolDiff = poolDifferences(burrow, pooled);
+      if (poolDiff) poolMismatches.push(`${r.name}: ${poolDiff}`);
       const problems = differences(platform, burrow, r.ignore);
       for (const [who, o] of [["workerd", platform], ["burrow", burrow]]) {
         const want = who === "workerd" ? r.platform : r.burrow;
@@ -338,6 +355,7 @@ async function main() {
       if (r.row.signal === "body" && burrow.bodyError?.name !== "AbortError") problems.push(`body error ${JSON.stringify(burrow.bodyError)}`);
       check(`conformance: ${r.name}`, problems.join("; "));
     }
+    check(`PooledClient sees what Client sees, on all ${poolRows} rows`, poolRows > 0 && poolMismatches.length === 0 ? "" : poolMismatches.join(" | ") || "no rows");
     await checkWords(base);
   } finally {
     stop();
