@@ -262,3 +262,7 @@ export class Client {
   stats(): { webcrypto?: Record<string, number>; pendingHeadsHighWater?: number };
   close(): void;
 }
+
+/** Makes `client.fetch` the global `fetch` until the returned function is called, which puts
+ * back what was there (installs nest and can be undone in any order). Never done on import. */
+export function install(client: { fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> }): () => void;

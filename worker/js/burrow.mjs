@@ -241,3 +241,36 @@ export class Client {
     this.#raw = null;
   }
 }
+
+// The functions install() put in place: each one's predecessor and whether it is still in force.
+const INSTALLS = new WeakMap();
+
+/**
+ * Makes `client.fetch` the global `fetch` until the returned `uninstall()` is called, so code
+ * that calls `fetch` itself (an SDK without a `fetch` option) goes through burrow. Nothing is
+ * installed on import. Installs nest and can be undone in any order: `uninstall()` puts back
+ * what this install replaced (skipping installs already undone), if the global is still this
+ * install's; when a later install is on top, the global is left to it and this install's
+ * function passes calls on to what it replaced until that one is undone too. Once every install
+ * is undone the global is exactly the function that was there first. A second `uninstall()`
+ * does nothing.
+ */
+export function install(client) {
+  if (!client || typeof client.fetch !== "function") {
+    throw new TypeError("burrow: install(client) needs a Client or PooledClient (an object with fetch)");
+  }
+  const record = { previous: globalThis.fetch, active: true };
+  const installed = function fetch(input, init) {
+    return record.active ? client.fetch(input, init) : record.previous.call(globalThis, input, init);
+  };
+  INSTALLS.set(installed, record);
+  globalThis.fetch = installed;
+  return function uninstall() {
+    if (!record.active) return;
+    record.active = false;
+    if (globalThis.fetch !== installed) return;
+    let target = record.previous;
+    for (let r = INSTALLS.get(target); r && !r.active; r = INSTALLS.get(target)) target = r.previous;
+    globalThis.fetch = target;
+  };
+}

@@ -220,7 +220,7 @@ async function run(base, apiPort, stallPorts) {
   }
 
   // 2c. The wire from workerd: a loopback listener takes the Worker's real ClientHello, and its
-  // JA4 is the captured client's (worker/test/ja4.mjs reproduces every capture's JA4).
+  // JA4 is the captured client's (worker/js/ja4.mjs reproduces every capture's JA4: node worker/test/ja4.mjs).
   {
     const hellos = [];
     const listener = net.createServer((sock) => {
@@ -244,7 +244,7 @@ async function run(base, apiPort, stallPorts) {
     for (const [profile, ja] of Object.entries(want)) {
       hellos.length = 0;
       await get(base, "/t/get", { url: `https://localhost:${lp}/`, profile });
-      const got = hellos.length ? ja4(hellos[0]) : null;
+      const got = hellos.length ? await ja4(hellos[0]) : null;
       check(`JA4 on the wire from workerd (${profile})`, got === ja, `${got} != ${ja}`);
     }
     listener.close();
@@ -325,6 +325,13 @@ async function run(base, apiPort, stallPorts) {
   {
     const j = (await get(base, "/t/typeerrors", {})).json;
     check("argument mistakes are TypeErrors", j.noConnect?.name === "TypeError" && j.badUrl?.name === "TypeError" && j.badOption?.name === "TypeError" && j.scheme?.name === "TypeError" && j.scheme?.code === "BAD_URL", JSON.stringify(j));
+  }
+
+  // 8b. install(): the global fetch through burrow, restored exactly, nested in any order.
+  {
+    const j = (await get(base, "/t/install", { url: L("DEF", "/1k") })).json;
+    const keys = ["untouchedBefore", "replaced", "viaBurrow", "nestedViaBurrow", "innerUndoRestoresOuter", "outerUndoRestoresOriginal", "secondUndoIsNoop", "outOfOrderKeepsTop", "outOfOrderRestoresOriginal"];
+    check("install(): global fetch via burrow; uninstall restores exactly, nested and out of order", keys.every((k) => j[k] === true) && j.badArgument?.name === "TypeError", JSON.stringify(j));
   }
 
   // 9. Seven and more at once: all succeed, at most six wait for their heads.

@@ -5,7 +5,7 @@
 import { connect } from "cloudflare:sockets";
 import OpenAI from "openai";
 import demo, { clientOptions } from "../js/entry.mjs";
-import { Client, BurrowError } from "../js/burrow.mjs";
+import { Client, BurrowError, install } from "../js/burrow.mjs";
 import { wasmHeap, wasmMemoryBytes, wasmCryptoCounts, wasmTasks, PANIC_HOST } from "../js/test-hooks.mjs";
 
 function json(value, status = 200) {
@@ -226,6 +226,46 @@ const routes = {
     } catch (e) {
       return json({ ok: false, error: err(e) });
     }
+  },
+
+  // install(): the global fetch goes through burrow until uninstall(), which restores exactly
+  // what was there; nested installs undone in order and out of order.
+  async "/t/install"(p, env) {
+    const original = globalThis.fetch;
+    const out = {};
+    const a = new Client(clientOptions(env, p));
+    const b = new Client(clientOptions(env, p));
+    try {
+      out.untouchedBefore = globalThis.fetch === original;
+      const undoA = install(a);
+      out.replaced = globalThis.fetch !== original;
+      const r = await fetch(p.get("url"));
+      out.viaBurrow = Boolean(r.burrow) && (await r.arrayBuffer()).byteLength > 0;
+      const withA = globalThis.fetch;
+      const undoB = install(b);
+      const r2 = await fetch(p.get("url"));
+      out.nestedViaBurrow = Boolean(r2.burrow) && (await r2.arrayBuffer()).byteLength > 0;
+      undoB();
+      out.innerUndoRestoresOuter = globalThis.fetch === withA;
+      undoA();
+      out.outerUndoRestoresOriginal = globalThis.fetch === original;
+      undoA();
+      out.secondUndoIsNoop = globalThis.fetch === original;
+      // Out of order: A then B, undo A first (B stays), then B (the original comes back).
+      const undoA2 = install(a);
+      const undoB2 = install(b);
+      const withB = globalThis.fetch;
+      undoA2();
+      out.outOfOrderKeepsTop = globalThis.fetch === withB;
+      undoB2();
+      out.outOfOrderRestoresOriginal = globalThis.fetch === original;
+      try { install({}); out.badArgument = "no error"; } catch (e) { out.badArgument = err(e); }
+    } finally {
+      globalThis.fetch = original;
+      a.close();
+      b.close();
+    }
+    return json(out);
   },
 
   // Argument mistakes are TypeErrors.
