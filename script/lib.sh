@@ -24,6 +24,16 @@ CARGO_TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 say() { printf '%s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
+# apt_install PKG...: Debian packages (root only), output to .tools/apt.log
+apt_install() {
+  [ "$(id -u)" = 0 ] || die "needs Debian packages $* (run as root, or: sudo apt-get install $*)"
+  mkdir -p "$TOOLS"
+  say "apt-get install $* (log .tools/apt.log)"
+  { apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@"; } \
+    >>"$TOOLS/apt.log" 2>&1 || { tail -n 20 "$TOOLS/apt.log" >&2; die "apt-get install $* failed"; }
+}
+
 # version_ge A B: true when dotted version A >= B
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
 
