@@ -109,6 +109,10 @@ pub struct ServerConfig {
     /// Send a change_cipher_spec record after the ServerHello (middlebox compatibility mode,
     /// RFC 8446 §D.4), as most servers do.
     pub send_ccs: bool,
+    /// Present a leaf issued by a CA of its own ([`Tls13Server::ca_certificate_der`], the
+    /// anchor a client trusts; valid from 1970, so a clock reading 0 still accepts it) instead
+    /// of a self-signed certificate.
+    pub with_ca: bool,
 }
 
 impl ServerConfig {
@@ -120,6 +124,7 @@ impl ServerConfig {
             host: host.to_string(),
             seed: [42u8; 32],
             send_ccs: true,
+            with_ca: false,
         }
     }
 }
@@ -175,6 +180,7 @@ pub struct Tls13Server {
     config: ServerConfig,
     signing_key: ed25519_dalek::SigningKey,
     cert_der: Vec<u8>,
+    ca_der: Option<Vec<u8>>,
     state: State,
     reader: RecordReader,
     writer: RecordWriter,
@@ -259,63 +265,119 @@ fn der(tag: u8, body: &[u8]) -> Vec<u8> {
     v
 }
 
-/// A self-signed X.509 v3 Ed25519 certificate for `host` (CN and subjectAltName), valid
-/// 2020-01-01 to 2099-12-31, with keyUsage digitalSignature.
-fn self_signed_certificate(key: &ed25519_dalek::SigningKey, host: &str) -> Vec<u8> {
-    use ed25519_dalek::Signer;
-    let ed25519 = der(0x30, &der(0x06, &[0x2b, 0x65, 0x70]));
-    let name = der(
+/// A Name of one CN.
+fn cn_name(cn: &str) -> Vec<u8> {
+    der(
         0x30,
         &der(
             0x31,
             &der(
                 0x30,
-                &[der(0x06, &[0x55, 0x04, 0x03]), der(0x0c, host.as_bytes())].concat(),
+                &[der(0x06, &[0x55, 0x04, 0x03]), der(0x0c, cn.as_bytes())].concat(),
             ),
         ),
-    );
+    )
+}
+
+/// One extension (critical when `critical`).
+fn x509_extension(oid: &[u8], critical: bool, value: &[u8]) -> Vec<u8> {
+    let mut body = der(0x06, oid);
+    if critical {
+        body.extend(der(0x01, &[0xff]));
+    }
+    body.extend(der(0x04, value));
+    der(0x30, &body)
+}
+
+/// What a certificate says and who signs it.
+struct CertSpec<'a> {
+    subject_key: &'a ed25519_dalek::VerifyingKey,
+    subject_cn: &'a str,
+    /// A leaf's DNS name (subjectAltName); `None` for a CA.
+    dns_name: Option<&'a str>,
+    issuer_key: &'a ed25519_dalek::SigningKey,
+    issuer_cn: &'a str,
+    not_before: &'a [u8],
+    serial: &'a [u8],
+    /// subjectKeyIdentifier (a CA's), authorityKeyIdentifier (what its issuer's says).
+    key_ids: (Option<&'a [u8]>, Option<&'a [u8]>),
+}
+
+/// An X.509 v3 Ed25519 certificate: a leaf (subjectAltName, keyUsage digitalSignature) or,
+/// without a DNS name, a CA (basicConstraints cA, keyUsage keyCertSign), valid from
+/// `not_before` (UTCTime) to 2099-12-31.
+fn certificate(spec: &CertSpec<'_>) -> Vec<u8> {
+    use ed25519_dalek::Signer;
+    let ed25519 = der(0x30, &der(0x06, &[0x2b, 0x65, 0x70]));
     let validity = der(
         0x30,
-        &[der(0x17, b"200101000000Z"), der(0x18, b"20991231235959Z")].concat(),
+        &[der(0x17, spec.not_before), der(0x18, b"20991231235959Z")].concat(),
     );
     let mut bits = vec![0u8];
-    bits.extend_from_slice(key.verifying_key().as_bytes());
+    bits.extend_from_slice(spec.subject_key.as_bytes());
     let spki = der(0x30, &[ed25519.clone(), der(0x03, &bits)].concat());
-    let san = der(
-        0x30,
-        &[
-            der(0x06, &[0x55, 0x1d, 0x11]),
-            der(0x04, &der(0x30, &der(0x82, host.as_bytes()))),
+    let mut extensions = match spec.dns_name {
+        Some(host) => [
+            x509_extension(
+                &[0x55, 0x1d, 0x11],
+                false,
+                &der(0x30, &der(0x82, host.as_bytes())),
+            ),
+            x509_extension(&[0x55, 0x1d, 0x0f], true, &der(0x03, &[0x07, 0x80])),
         ]
         .concat(),
-    );
-    let key_usage = der(
-        0x30,
-        &[
-            der(0x06, &[0x55, 0x1d, 0x0f]),
-            der(0x01, &[0xff]),
-            der(0x04, &der(0x03, &[0x07, 0x80])),
+        None => [
+            x509_extension(&[0x55, 0x1d, 0x13], true, &der(0x30, &der(0x01, &[0xff]))),
+            x509_extension(&[0x55, 0x1d, 0x0f], true, &der(0x03, &[0x02, 0x04])),
         ]
         .concat(),
-    );
+    };
+    if let Some(id) = spec.key_ids.0 {
+        extensions.extend(x509_extension(&[0x55, 0x1d, 0x0e], false, &der(0x04, id)));
+    }
+    if let Some(id) = spec.key_ids.1 {
+        extensions.extend(x509_extension(
+            &[0x55, 0x1d, 0x23],
+            false,
+            &der(0x30, &der(0x80, id)),
+        ));
+    }
     let tbs = der(
         0x30,
         &[
             der(0xa0, &der(0x02, &[2])),
-            der(0x02, &[0x01, 0x23, 0x45, 0x67]),
+            der(0x02, spec.serial),
             ed25519.clone(),
-            name.clone(),
+            cn_name(spec.issuer_cn),
             validity,
-            name,
+            cn_name(spec.subject_cn),
             spki,
-            der(0xa3, &der(0x30, &[san, key_usage].concat())),
+            der(0xa3, &der(0x30, &extensions)),
         ]
         .concat(),
     );
     let mut sig = vec![0u8];
-    sig.extend_from_slice(&key.sign(&tbs).to_bytes());
+    sig.extend_from_slice(&spec.issuer_key.sign(&tbs).to_bytes());
     der(0x30, &[tbs, ed25519, der(0x03, &sig)].concat())
 }
+
+/// A self-signed X.509 v3 Ed25519 certificate for `host` (CN and subjectAltName), valid
+/// 2020-01-01 to 2099-12-31, with keyUsage digitalSignature.
+fn self_signed_certificate(key: &ed25519_dalek::SigningKey, host: &str) -> Vec<u8> {
+    certificate(&CertSpec {
+        subject_key: &key.verifying_key(),
+        subject_cn: host,
+        dns_name: Some(host),
+        issuer_key: key,
+        issuer_cn: host,
+        not_before: b"200101000000Z",
+        serial: &[0x01, 0x23, 0x45, 0x67],
+        key_ids: (None, None),
+    })
+}
+
+/// The CN of the CA a [`ServerConfig::with_ca`] server's leaf is issued by.
+pub const CA_NAME: &str = "burrow testkit CA";
 
 /// A cursor over a handshake message body; every read fails with `Malformed(what)`.
 struct Cursor<'a> {
@@ -437,11 +499,40 @@ impl Tls13Server {
     pub fn new(config: ServerConfig) -> Tls13Server {
         let signing_key =
             ed25519_dalek::SigningKey::from_bytes(&Self::derive_seed(&config.seed, b"ed25519"));
-        let cert_der = self_signed_certificate(&signing_key, &config.host);
+        let (cert_der, ca_der) = if config.with_ca {
+            let ca_key =
+                ed25519_dalek::SigningKey::from_bytes(&Self::derive_seed(&config.seed, b"ca"));
+            let digest = hash::digest(HashAlgorithm::Sha256, ca_key.verifying_key().as_bytes());
+            let ca_id = digest.as_ref().get(..20).unwrap_or_default();
+            let ca = certificate(&CertSpec {
+                subject_key: &ca_key.verifying_key(),
+                subject_cn: CA_NAME,
+                dns_name: None,
+                issuer_key: &ca_key,
+                issuer_cn: CA_NAME,
+                not_before: b"700101000000Z",
+                serial: &[0x01],
+                key_ids: (Some(ca_id), None),
+            });
+            let leaf = certificate(&CertSpec {
+                subject_key: &signing_key.verifying_key(),
+                subject_cn: &config.host,
+                dns_name: Some(&config.host),
+                issuer_key: &ca_key,
+                issuer_cn: CA_NAME,
+                not_before: b"700101000000Z",
+                serial: &[0x02],
+                key_ids: (None, Some(ca_id)),
+            });
+            (leaf, Some(ca))
+        } else {
+            (self_signed_certificate(&signing_key, &config.host), None)
+        };
         Tls13Server {
             config,
             signing_key,
             cert_der,
+            ca_der,
             state: State::AwaitClientHello,
             reader: RecordReader::new(),
             writer: RecordWriter::new(),
@@ -471,6 +562,11 @@ impl Tls13Server {
             *o = *b;
         }
         out
+    }
+
+    /// The CA certificate (DER) that issued the leaf, for [`ServerConfig::with_ca`] servers.
+    pub fn ca_certificate_der(&self) -> Option<&[u8]> {
+        self.ca_der.as_deref()
     }
 
     /// The certificate (DER) the server presents.
