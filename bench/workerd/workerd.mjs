@@ -44,8 +44,10 @@ function moduleGraph(root, entry) {
 }
 
 /** Copies the bench Worker's modules and the CA into `runDir`; returns what a config needs. */
-export function snapshotModules(root, runDir, caPemFile) {
-  const modules = moduleGraph(root, ENTRY);
+export function snapshotModules(root, runDir, caPemFile, entry = ENTRY) {
+  const graph = moduleGraph(root, entry);
+  // The main module goes first in the config.
+  const modules = [entry, ...graph.filter((m) => m !== entry)];
   for (const rel of modules) {
     const from = path.join(root, rel);
     if (!fs.existsSync(from)) {
@@ -64,7 +66,7 @@ function configText(modules, compatibilityDate) {
     const kind = rel.endsWith(".wasm") ? "wasm" : "esModule";
     return `    (name = ${JSON.stringify(rel)}, ${kind} = embed ${JSON.stringify(`modules/${rel}`)}),`;
   };
-  const entryFirst = [ENTRY, ...modules.filter((m) => m !== ENTRY)];
+  const entryFirst = modules;
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (

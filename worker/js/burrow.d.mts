@@ -266,3 +266,7 @@ export class Client {
 /** Makes `client.fetch` the global `fetch` until the returned function is called, which puts
  * back what was there (installs nest and can be undone in any order). Never done on import. */
 export function install(client: { fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> }): () => void;
+
+/** Runs one recorded exchange through burrow's code at module scope (no I/O: a stand-in
+ * socket), so the first real request meets compiled code. Opt-in; never rejects. */
+export function warmup(): Promise<{ ok: true } | { ok: false; error: string }>;

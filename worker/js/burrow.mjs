@@ -10,6 +10,8 @@
 // signal's reason (an `AbortError` DOMException by default).
 
 import * as glue from "../build/wasm.js";
+// The exchange warmup() replays (crates/client/tests/warmup_exchange.rs records it).
+import WARMUP from "./warmup-exchange.mjs";
 
 let instanceAlive = false;
 
@@ -272,5 +274,133 @@ export function install(client) {
     let target = record.previous;
     for (let r = INSTALLS.get(target); r && !r.active; r = INSTALLS.get(target)) target = r.previous;
     globalThis.fetch = target;
+  };
+}
+
+/**
+ * Runs one recorded exchange through burrow's real code (an HTTP CONNECT proxy, TLS 1.3 with
+ * the recording's own anchor, HTTP/2, a gzip body) over a stand-in socket, so that the first
+ * real request meets wasm and JavaScript that V8 has already compiled. Opt-in; meant for
+ * module scope (`warmup();` beside the imports), where workerd allows no I/O, timers or
+ * random numbers: the exchange needs none (its server name, `warmup.burrow.invalid`, is the
+ * one whose connections draw no randomness, so the recording replays). The promise resolves
+ * with `{ ok: true }`, or `{ ok: false, error }` (also logged) when the recording does not
+ * replay; it never rejects.
+ */
+export async function warmup() {
+  try {
+    const client = new Client({
+      connect: replayConnect(WARMUP),
+      proxy: WARMUP.proxy,
+      trust: { ca: WARMUP.anchor },
+      sessionCache: "off",
+    });
+    try {
+      const r = await client.fetch(WARMUP.url);
+      // The stream's reader, not r.arrayBuffer(): workerd refuses a Response's own body
+      // methods at module scope.
+      const parts = [];
+      let length = 0;
+      for (const reader = r.body.getReader(); ; ) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        length += value.length;
+      }
+      const body = new Uint8Array(length);
+      let at = 0;
+      for (const p of parts) {
+        body.set(p, at);
+        at += p.length;
+      }
+      const sha = hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
+      if (r.status !== WARMUP.status || sha !== WARMUP.bodySha256) {
+        throw new Error(`the replayed response is not the recorded one (status ${r.status}, body sha256 ${sha})`);
+      }
+    } finally {
+      client.close();
+    }
+    return { ok: true };
+  } catch (e) {
+    const error = `burrow: warmup() did not replay: ${e?.message ?? e}`;
+    console.warn(error);
+    return { ok: false, error };
+  }
+}
+
+const hexOf = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+
+function bytesOfHex(h) {
+  const out = new Uint8Array(h.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.substr(2 * i, 2), 16);
+  return out;
+}
+
+/** A `connect` whose socket plays the recorded server: each piece once the client has
+ * written as many bytes as when it was recorded, and every client byte checked against the
+ * recording (a difference fails the exchange at once instead of leaving it waiting). */
+function replayConnect(recording) {
+  const expected = bytesOfHex(recording.client);
+  const pieces = recording.server.map(([after, hex]) => [after, bytesOfHex(hex)]);
+  return () => {
+    let written = 0;
+    let next = 0;
+    let failure = null;
+    let ended = false;
+    let wake = null;
+    const nudge = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const readable = new ReadableStream({
+      type: "bytes",
+      async pull(controller) {
+        for (;;) {
+          if (failure) throw failure;
+          const piece = pieces[next];
+          if (piece && written >= piece[0]) {
+            next++;
+            controller.enqueue(piece[1].slice());
+            return;
+          }
+          if (!piece && ended) {
+            controller.close();
+            return;
+          }
+          await new Promise((resolve) => (wake = resolve));
+        }
+      },
+    });
+    const writable = new WritableStream({
+      write(chunk) {
+        // What the client writes after the recorded bytes (its farewell on close: GOAWAY,
+        // close_notify) needs no answer and is not compared.
+        for (let i = 0; i < chunk.length && written + i < expected.length; i++) {
+          if (expected[written + i] !== chunk[i]) {
+            failure = new Error(`the client's bytes differ from the recording at offset ${written + i} (this build's warmup-exchange.mjs is stale)`);
+            nudge();
+            throw failure;
+          }
+        }
+        written += chunk.length;
+        nudge();
+      },
+      close() {
+        ended = true;
+        nudge();
+      },
+    });
+    return {
+      readable,
+      writable,
+      opened: Promise.resolve({}),
+      closed: Promise.resolve(),
+      close() {
+        ended = true;
+        nudge();
+        return Promise.resolve();
+      },
+    };
   };
 }

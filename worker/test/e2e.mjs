@@ -334,6 +334,13 @@ async function run(base, apiPort, stallPorts) {
     check("install(): global fetch via burrow; uninstall restores exactly, nested and out of order", keys.every((k) => j[k] === true) && j.badArgument?.name === "TypeError", JSON.stringify(j));
   }
 
+  // 8c. warmup(): the recorded exchange replays through the real code at module scope (where
+  // workerd allows no I/O, timers or random numbers) and inside a request.
+  {
+    const j = (await get(base, "/t/warmup", {})).json;
+    check("warmup() replays at module scope and in a request", j.moduleScope?.ok === true && j.inRequest?.ok === true, JSON.stringify(j));
+  }
+
   // 9. Seven and more at once: all succeed, at most six wait for their heads.
   {
     const urls = [];

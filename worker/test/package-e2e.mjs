@@ -43,6 +43,7 @@ const SHIPPED = [
   "js/burrow.mjs",
   "js/pool.d.mts",
   "js/pool.mjs",
+  "js/warmup-exchange.mjs",
   "package.json",
 ];
 
@@ -183,6 +184,8 @@ async function consumer() {
         check(`consumer Worker via ${via}: /${file} byte-exact (${j.bytes} B${file === "1m" ? ", gzip decoded" : ""})`, r.status === 200 && j.status === 200 && j.bytes === size && j.sha256 === sums[file] && coded && j.proxied !== null, JSON.stringify(j));
       }
     }
+    const warmed = await (await fetch(new URL("/warmup", worker.base))).json().catch((e) => ({ error: String(e) }));
+    check("consumer Worker's warmup() at module scope replayed (from the tarball)", warmed.ok === true, JSON.stringify(warmed));
     // The pool from the tarball: the second Worker request reuses the first one's connection.
     const pooled = [];
     for (let i = 0; i < 2; i++) {

@@ -5,7 +5,7 @@
 import { connect } from "cloudflare:sockets";
 import OpenAI from "openai";
 import demo, { clientOptions } from "../js/entry.mjs";
-import { Client, BurrowError, install } from "../js/burrow.mjs";
+import { Client, BurrowError, install, warmup } from "../js/burrow.mjs";
 import { wasmHeap, wasmMemoryBytes, wasmCryptoCounts, wasmTasks, PANIC_HOST } from "../js/test-hooks.mjs";
 
 function json(value, status = 200) {
@@ -20,6 +20,10 @@ async function sha256hex(buf) {
   const d = await crypto.subtle.digest("SHA-256", buf);
   return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+// warmup() at module scope, as a user calls it (no I/O, timers or random numbers allowed
+// here): /t/warmup reports how it went.
+const warmedAtModuleScope = warmup();
 
 // A client kept across requests on purpose (the cross-request test).
 let globalClient = null;
@@ -266,6 +270,11 @@ const routes = {
       b.close();
     }
     return json(out);
+  },
+
+  // warmup(): at module scope (above) and again inside a request.
+  async "/t/warmup"() {
+    return json({ moduleScope: await warmedAtModuleScope, inRequest: await warmup() });
   },
 
   // Argument mistakes are TypeErrors.

@@ -50,7 +50,9 @@ pub use net::{Net, NetStream};
 pub use offload::{CryptoOffload, InlineOffload, LocalFuture, Offload, OffloadCounts, RecordKey};
 pub use profile::{HttpProfile, PseudoHeader};
 pub use sessions::SessionCache;
-pub use tls::{CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS};
+pub use tls::{
+    CertSummary, KeyLogSink, TlsInfo, TlsSettings, TlsStream, MAX_CACHED_TICKETS, REPLAY_HOST,
+};
 pub use transport::{Hop, Transport};
 pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 

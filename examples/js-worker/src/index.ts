@@ -4,11 +4,15 @@
 // BurrowPool Durable Object and serves the next Worker request too.
 
 import { connect } from "cloudflare:sockets";
-import { Client, BurrowError } from "burrow-worker";
+import { Client, BurrowError, warmup } from "burrow-worker";
 import { BurrowPool, PooledClient } from "burrow-worker/pool";
 
 // The pool object's class, bound as BURROW_POOL in wrangler.toml.
 export { BurrowPool };
+
+// Opt-in, at module scope: one recorded exchange through burrow's code before any request, so
+// the first request meets compiled code. GET /warmup says how it went.
+const warmed = warmup();
 
 interface Env {
   /** JSON object: proxy name -> proxy URL (`http://user:pass@host:port`, `socks5h://...`). */
@@ -25,7 +29,9 @@ function hex(bytes: ArrayBuffer): string {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const params = new URL(request.url).searchParams;
+    const url = new URL(request.url);
+    if (url.pathname === "/warmup") return Response.json(await warmed);
+    const params = url.searchParams;
     const target = params.get("url");
     const proxies: Record<string, string> = JSON.parse(env.PROXIES ?? "{}");
     const via = params.get("via");
