@@ -135,6 +135,20 @@ try {
   const again = await run({ url: `${origin}/1k`, proxy: proxyVia(c), idleMs: 1000 });
   check("after the idle close the next request connects again", again.ok && again.meta?.reused === false && c.accepted === 2, JSON.stringify({ again: again.error ?? again.meta, connections: c.accepted }));
 
+  // The object evicted (reset) between requests: the next request makes a new object, which
+  // connects again; nothing of the old one is used.
+  const d = await relay();
+  const beforeEviction = [];
+  for (let i = 0; i < 2; i++) beforeEviction.push(await run({ url: `${origin}/1k`, proxy: proxyVia(d) }));
+  const evicting = await run({ url: `${origin}/1k?evict=1`, proxy: proxyVia(d) });
+  const afterEviction = await run({ url: `${origin}/1k`, proxy: proxyVia(d) });
+  check(
+    "after the object's eviction the next request connects again and succeeds",
+    beforeEviction.every((r) => r.ok && r.sha256 === sums["1k"]) && beforeEviction[1].meta?.reused === true && evicting.ok === false &&
+      afterEviction.ok && afterEviction.sha256 === sums["1k"] && afterEviction.meta?.reused === false && d.accepted === 2,
+    JSON.stringify({ before: beforeEviction.map((r) => r.meta?.reused), evicting: evicting.error, after: afterEviction.error ?? afterEviction.meta?.reused, connections: d.accepted }),
+  );
+
   // Errors cross the object with their code and phase.
   const expired = await run({ url: `https://localhost:${port("EXPIRED")}/1k`, proxy: proxyVia(a) });
   check("an error keeps its code and phase across the object", expired.ok === false && expired.error?.name === "BurrowError" && expired.error.code === "CERT_EXPIRED" && expired.error.phase === "tls", JSON.stringify(expired.error));

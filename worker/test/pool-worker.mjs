@@ -11,7 +11,16 @@ import { connect } from "cloudflare:sockets";
 import { Client } from "../js/burrow.mjs";
 import { BurrowPool, PooledClient } from "../js/pool.mjs";
 
-export { BurrowPool };
+/** The package's BurrowPool, plus eviction on demand: a request for a URL with `evict=1` resets
+ * the object (`ctx.abort()`, as the runtime does when it evicts one), dropping its connections. */
+class EvictablePool extends BurrowPool {
+  async request(call) {
+    if (new URL(call.url).searchParams.get("evict") === "1") this.ctx.abort("burrow pool-e2e: evicted");
+    return super.request(call);
+  }
+}
+
+export { EvictablePool as BurrowPool };
 
 const hex = (d) => Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("");
 
