@@ -38,7 +38,7 @@ use burrow_client::{
 use burrow_crypto::aead::AeadAlgorithm;
 use burrow_crypto::sig::VerifyAlgorithm;
 use burrow_crypto::CryptoError;
-use burrow_testkit::h2::{frame, PREFACE};
+use burrow_testkit::h2::{frame, take_frame, PREFACE};
 use burrow_testkit::tls13_server::{ServerConfig, Tls13Server};
 
 /// 16 records' worth of body.
@@ -81,16 +81,8 @@ impl Server {
             self.preface_seen = true;
             self.tls.send(&frame(4, 0, 0, &[])).unwrap();
         }
-        while self.rx.len() >= 9 {
-            let len = usize::from(self.rx[0]) << 16
-                | usize::from(self.rx[1]) << 8
-                | usize::from(self.rx[2]);
-            if self.rx.len() < 9 + len {
-                return;
-            }
-            let (ty, flags) = (self.rx[3], self.rx[4]);
-            let stream = u32::from_be_bytes([self.rx[5], self.rx[6], self.rx[7], self.rx[8]]);
-            self.rx.drain(..9 + len);
+        while let Some(f) = take_frame(&mut self.rx) {
+            let (ty, flags, stream) = (f.ty, f.flags, f.stream);
             match ty {
                 4 if flags & 1 == 0 => self.tls.send(&frame(4, 1, 0, &[])).unwrap(),
                 7 => self.goaway_seen = true,

@@ -594,35 +594,12 @@ fn http_through_an_https_proxy_is_absolute_form_inside_its_tls() {
     assert!(req.contains("Proxy-Connection: close\r\n"), "{req}");
 }
 
-/// `der` as a PEM certificate.
-fn pem(der: &[u8]) -> Vec<u8> {
-    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut text = String::new();
-    for c in der.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= c.len() {
-                text.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                text.push('=');
-            }
-        }
-    }
-    let mut out = String::from("-----BEGIN CERTIFICATE-----\n");
-    for line in text.as_bytes().chunks(64) {
-        out.push_str(std::str::from_utf8(line).unwrap());
-        out.push('\n');
-    }
-    out.push_str("-----END CERTIFICATE-----\n");
-    out.into_bytes()
-}
-
 /// Trust in exactly the scripted server's self-signed certificate for `host`.
 fn anchored(host: &str) -> Trust {
     let server = Tls13Server::new(ServerConfig::new(host));
-    Trust::AnchorsPem(vec![pem(server.certificate_der())])
+    Trust::AnchorsPem(vec![burrow_testkit::pem::certificate(
+        server.certificate_der(),
+    )])
 }
 
 #[test]

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use burrow_client::{Client, ClientConfig, Net, NetStream, Proxy, Request, Trust, REPLAY_HOST};
 use burrow_crypto::hash::{digest, HashAlgorithm};
-use burrow_testkit::h2::{frame, PREFACE};
+use burrow_testkit::h2::{frame, take_frame, PREFACE};
 use burrow_testkit::hex;
 use burrow_testkit::tls13_server::{ServerConfig, Tls13Server};
 
@@ -76,30 +76,6 @@ fn config(anchor_pem: &[u8]) -> ClientConfig {
     cfg.tls.trust = trust.clone();
     cfg.proxy_tls.trust = trust;
     cfg
-}
-
-fn pem(der: &[u8]) -> Vec<u8> {
-    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut text = String::new();
-    for c in der.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            text.push(if i <= c.len() {
-                B64[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    let mut out = String::from("-----BEGIN CERTIFICATE-----\n");
-    for line in text.as_bytes().chunks(64) {
-        out.push_str(std::str::from_utf8(line).unwrap());
-        out.push('\n');
-    }
-    out.push_str("-----END CERTIFICATE-----\n");
-    out.into_bytes()
 }
 
 /// What a stream of the exchange does with the client's bytes and where the server's come
@@ -153,16 +129,8 @@ impl LiveServer {
             self.preface_seen = true;
             self.tls.send(&frame(4, 0, 0, &[])).unwrap();
         }
-        while self.rx.len() >= 9 {
-            let len = usize::from(self.rx[0]) << 16
-                | usize::from(self.rx[1]) << 8
-                | usize::from(self.rx[2]);
-            if self.rx.len() < 9 + len {
-                return;
-            }
-            let (ty, flags) = (self.rx[3], self.rx[4]);
-            let stream = u32::from_be_bytes([self.rx[5], self.rx[6], self.rx[7], self.rx[8]]);
-            self.rx.drain(..9 + len);
+        while let Some(f) = take_frame(&mut self.rx) {
+            let (ty, flags, stream) = (f.ty, f.flags, f.stream);
             match ty {
                 4 if flags & 1 == 0 => self.tls.send(&frame(4, 1, 0, &[])).unwrap(),
                 1 => {
@@ -389,7 +357,8 @@ fn exchange(peer: Rc<RefCell<dyn Peer>>, anchor_pem: &[u8]) -> Result<(u16, Vec<
 
 fn record() -> String {
     let server = Rc::new(RefCell::new(LiveServer::new()));
-    let anchor = pem(server.borrow().tls.ca_certificate_der().unwrap());
+    let anchor =
+        burrow_testkit::pem::certificate(server.borrow().tls.ca_certificate_der().unwrap());
     let (status, got) = exchange(server.clone(), &anchor).unwrap();
     assert_eq!((status, got), (200, body()));
     let s = server.borrow();

@@ -9,6 +9,7 @@
 //!   and platform, for the decode tests and the benchmarks.
 //! * [`embedded`]: the small vector files compiled in, for `wasm32` tests that have no file system.
 //! * [`h2`]: HTTP/2 frames by hand, for tests that play the server.
+//! * [`pem`]: a DER certificate as PEM, for tests that trust one.
 //! * [`peers`]: the local third-party servers started by `../shared/peers/up.sh`, read from
 //!   `$PEERS_STATE/peers.env`. Missing peers are a failure; `BURROW_PEERS=none` skips loudly.
 //! * [`node`]: test servers run by Node 22 (OpenSSL 3.5), killed when dropped; an older or
@@ -17,7 +18,8 @@
 //!   connections play scripted server bytes, and whole exchanges decoded from arbitrary bytes
 //!   (the fuzz targets `client_h1` and `client_h2`).
 //! * [`tls13_server`] (feature `tls13-server`): a scripted, sans-IO TLS 1.3 server (X25519,
-//!   Ed25519 certificate, KeyUpdate injection) for in-memory client tests and the benchmarks,
+//!   Ed25519 certificate, or a leaf under its own CA; KeyUpdate injection) for in-memory client
+//!   tests and the benchmarks,
 //!   native and wasm32.
 #![allow(
     clippy::unwrap_used,
@@ -41,6 +43,7 @@ pub mod hex;
 pub mod node;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peers;
+pub mod pem;
 #[cfg(feature = "client-exchange")]
 pub mod script_net;
 #[cfg(feature = "tls13-server")]
