@@ -2,32 +2,10 @@
 //! [`crate::CertSummary`]. Peer-controlled bytes: bounded, never panics; anything it does not
 //! understand is shown as `?`.
 
+use burrow_der::{tag, Reader};
+
 /// Longest rendering returned (characters); longer names are cut with `…`.
 pub const MAX_NAME_TEXT: usize = 512;
-
-/// Reads one DER TLV at the front of `b`: (tag, contents, rest). Short and long lengths up to
-/// 4 bytes; `None` if malformed.
-fn tlv(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let tag = *b.first()?;
-    let first = *b.get(1)?;
-    let (len, header) = if first < 0x80 {
-        (usize::from(first), 2usize)
-    } else {
-        let n = usize::from(first & 0x7f);
-        if n == 0 || n > 4 {
-            return None;
-        }
-        let mut len = 0usize;
-        for i in 0..n {
-            len = len
-                .checked_mul(256)?
-                .checked_add(usize::from(*b.get(2usize.checked_add(i)?)?))?;
-        }
-        (len, 2usize.checked_add(n)?)
-    };
-    let end = header.checked_add(len)?;
-    Some((tag, b.get(header..end)?, b.get(end..)?))
-}
 
 fn attribute_name(oid: &[u8]) -> Option<&'static str> {
     Some(match oid {
@@ -43,37 +21,31 @@ fn attribute_name(oid: &[u8]) -> Option<&'static str> {
 }
 
 /// `CN=..., O=...` in the order of the Name (RFC 4514 order is reversed; this keeps the
-/// order the certificate has, as `openssl x509 -subject` does).
+/// order the certificate has, as `openssl x509 -subject` does). Read with burrow-der (strict
+/// DER): an attribute it refuses is shown as `?`; an RDN it cannot read ends the text with `?`.
 pub fn name_to_text(der: &[u8]) -> String {
     let mut parts = Vec::new();
-    let Some((0x30, mut rdns, _)) = tlv(der) else {
+    let Ok(rdns) = Reader::new(der).exactly(|r| r.read(tag::SEQUENCE)) else {
         return "?".to_string();
     };
+    let mut rdns = Reader::new(rdns);
     while !rdns.is_empty() {
-        let Some((0x31, mut set, rest)) = tlv(rdns) else {
+        let Ok(set) = rdns.read(tag::SET) else {
             parts.push("?".to_string());
             break;
         };
-        rdns = rest;
+        let mut set = Reader::new(set);
         while !set.is_empty() {
-            let Some((0x30, atv, rest)) = tlv(set) else {
+            let Ok(atv) = set.read(tag::SEQUENCE) else {
                 parts.push("?".to_string());
                 break;
             };
-            set = rest;
-            let text = tlv(atv).and_then(|(tag, oid, value)| {
-                (tag == 0x06).then_some(())?;
-                let (_, v, _) = tlv(value)?;
-                let v: String = String::from_utf8_lossy(v)
-                    .chars()
-                    .map(|c| if c.is_control() { '?' } else { c })
-                    .collect();
-                Some(match attribute_name(oid) {
-                    Some(n) => format!("{n}={v}"),
-                    None => format!("?={v}"),
-                })
+            let text = Reader::new(atv).exactly(|atv| {
+                let oid = atv.read(tag::OID)?;
+                let value = atv.read_any()?.value;
+                Ok(attribute_text(oid, value))
             });
-            parts.push(text.unwrap_or_else(|| "?".to_string()));
+            parts.push(text.unwrap_or_else(|_| "?".to_string()));
         }
     }
     let mut s = parts.join(", ");
@@ -82,6 +54,18 @@ pub fn name_to_text(der: &[u8]) -> String {
         s.push('…');
     }
     s
+}
+
+/// `CN=value`, control characters shown as `?`, an unknown attribute type as `?`.
+fn attribute_text(oid: &[u8], value: &[u8]) -> String {
+    let v: String = String::from_utf8_lossy(value)
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    match attribute_name(oid) {
+        Some(n) => format!("{n}={v}"),
+        None => format!("?={v}"),
+    }
 }
 
 #[cfg(test)]
@@ -98,6 +82,27 @@ mod tests {
             b't',
         ];
         assert_eq!(name_to_text(&der), "O=Peers Test, CN=localhost");
+    }
+
+    #[test]
+    fn strict_der_refusals_show_as_a_question_mark() {
+        // SEQUENCE { SET { SEQ { O "Peers Test" } } SET { SEQ { CN "localhost" } } }, then
+        // the CN value's length rewritten in a non-minimal long form (0x81 0x09): BER, not
+        // DER, so that attribute is `?` while the first still renders.
+        let der = [
+            0x30, 0x2a, 0x31, 0x13, 0x30, 0x11, 0x06, 0x03, 0x55, 0x04, 0x0a, 0x0c, 0x0a, b'P',
+            b'e', b'e', b'r', b's', b' ', b'T', b'e', b's', b't', 0x31, 0x13, 0x30, 0x11, 0x06,
+            0x03, 0x55, 0x04, 0x03, 0x0c, 0x81, 0x09, b'l', b'o', b'c', b'a', b'l', b'h', b'o',
+            b's', b't',
+        ];
+        assert_eq!(name_to_text(&der), "O=Peers Test, ?");
+        // An unknown attribute type keeps its value; an unreadable RDN ends the text.
+        let unknown = [
+            0x30, 0x0b, 0x31, 0x09, 0x30, 0x07, 0x06, 0x02, 0x2a, 0x03, 0x0c, 0x01, b'x',
+        ];
+        assert_eq!(name_to_text(&unknown), "?=x");
+        let bad_rdn = [0x30, 0x02, 0x04, 0x00];
+        assert_eq!(name_to_text(&bad_rdn), "?");
     }
 
     #[test]

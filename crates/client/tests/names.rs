@@ -13,16 +13,7 @@
 use burrow_client::{name_to_text, HttpProfile, MAX_NAME_TEXT};
 
 /// A DER TLV (definite length, short or long form).
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    match body.len() {
-        n if n < 0x80 => out.push(n as u8),
-        n if n < 0x100 => out.extend([0x81, n as u8]),
-        n => out.extend([0x82, (n >> 8) as u8, n as u8]),
-    }
-    out.extend_from_slice(body);
-    out
-}
+use burrow_der::writer::tlv;
 
 /// A Name of one attribute per RDN: (OID bytes, UTF8String value).
 fn name(attrs: &[(&[u8], &str)]) -> Vec<u8> {

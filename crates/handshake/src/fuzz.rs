@@ -12,7 +12,7 @@ pub fn parse_handshake_messages(data: &[u8]) {
     let _ = crate::messages::key_update(data);
     let _ = crate::messages::alpn_selected(data);
     compressed_certificate(data);
-    let _ = crate::der::spki_of(data);
+    let _ = crate::leaf::spki_of(data);
     let mut r = crate::codec::Reader::new(data);
     let _ = crate::messages::extensions(&mut r);
 }

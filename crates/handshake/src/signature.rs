@@ -1,11 +1,11 @@
 //! Signature checks on the server's handshake: which algorithm a scheme means for the leaf's
-//! key, and the check itself (TLS 1.3 CertificateVerify, TLS 1.2 ServerKeyExchange). Kept
-//! apart so that the lenient SPKI lookup in `der.rs` and these functions can be replaced
-//! together by burrow-crypto's owner of "key + scheme -> algorithm".
+//! key, and the check itself (TLS 1.3 CertificateVerify, TLS 1.2 ServerKeyExchange). The key is
+//! found by `leaf.rs` (burrow-der, strict); kept apart so that these functions can be replaced
+//! by burrow-crypto's owner of "key + scheme -> algorithm".
 
 use crate::suites::Auth;
 use crate::{Error, SignatureScheme};
-use burrow_crypto::sig::{self, VerifyAlgorithm};
+use burrow_crypto::sig::{self, PublicKeyInfo, VerifyAlgorithm};
 use burrow_crypto::CryptoError;
 
 /// The TLS 1.3 CertificateVerify content.
@@ -16,24 +16,40 @@ pub(crate) fn signed_message(transcript_hash: &[u8]) -> Vec<u8> {
     m
 }
 
-/// The verification algorithm for a scheme allowed in a TLS 1.3 CertificateVerify.
+/// The verification algorithm for a scheme allowed in a TLS 1.3 CertificateVerify
+/// (burrow-crypto owns the mapping).
 pub(crate) fn algorithm(s: SignatureScheme) -> Option<VerifyAlgorithm> {
-    Some(match s {
-        SignatureScheme::ECDSA_SECP256R1_SHA256 => VerifyAlgorithm::EcdsaP256Sha256,
-        SignatureScheme::ECDSA_SECP384R1_SHA384 => VerifyAlgorithm::EcdsaP384Sha384,
-        SignatureScheme::ECDSA_SECP521R1_SHA512 => VerifyAlgorithm::EcdsaP521Sha512,
-        SignatureScheme::RSA_PSS_RSAE_SHA256 | SignatureScheme::RSA_PSS_PSS_SHA256 => {
-            VerifyAlgorithm::RsaPssSha256
-        }
-        SignatureScheme::RSA_PSS_RSAE_SHA384 | SignatureScheme::RSA_PSS_PSS_SHA384 => {
-            VerifyAlgorithm::RsaPssSha384
-        }
-        SignatureScheme::RSA_PSS_RSAE_SHA512 | SignatureScheme::RSA_PSS_PSS_SHA512 => {
-            VerifyAlgorithm::RsaPssSha512
-        }
-        SignatureScheme::ED25519 => VerifyAlgorithm::Ed25519,
-        _ => return None,
-    })
+    sig::tls13_algorithm(s.0)
+}
+
+/// The leaf's key, parsed once, and the algorithm `s` means for it in a TLS 1.3
+/// CertificateVerify: an unknown scheme is `UnofferedSignatureScheme`, a key that cannot sign
+/// with it (wrong type or curve) or does not parse `BadCertificate`.
+pub(crate) fn tls13_key(
+    s: SignatureScheme,
+    leaf: &[u8],
+) -> Result<(PublicKeyInfo<'_>, VerifyAlgorithm, &[u8]), Error> {
+    let alg = algorithm(s).ok_or(Error::UnofferedSignatureScheme)?;
+    let spki = crate::leaf::spki_of(leaf)?;
+    let key = PublicKeyInfo::parse(spki).map_err(|_| Error::BadCertificate)?;
+    if !key.can_sign(alg) {
+        return Err(Error::BadCertificate);
+    }
+    Ok((key, alg, spki))
+}
+
+/// The leaf's key, parsed once, and the algorithm `s` means for it in a TLS 1.2
+/// ServerKeyExchange, where an ECDSA scheme names only the hash and the curve is the key's.
+/// The caller has checked that `s` was offered and fits the suite, so a `None` from
+/// burrow-crypto means the key cannot sign with it: `BadCertificate`.
+pub(crate) fn tls12_key(
+    s: SignatureScheme,
+    leaf: &[u8],
+) -> Result<(PublicKeyInfo<'_>, VerifyAlgorithm, &[u8]), Error> {
+    let spki = crate::leaf::spki_of(leaf)?;
+    let key = PublicKeyInfo::parse(spki).map_err(|_| Error::BadCertificate)?;
+    let alg = key.tls12_algorithm(s.0).ok_or(Error::BadCertificate)?;
+    Ok((key, alg, spki))
 }
 
 /// Whether TLS 1.3 allows `s` in CertificateVerify at all (no PKCS#1 v1.5, no SHA-1).
@@ -49,9 +65,8 @@ pub(crate) fn check_inline(
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), Error> {
-    let alg = algorithm(s).ok_or(Error::UnofferedSignatureScheme)?;
-    let spki = crate::der::spki_of(leaf)?;
-    sig::verify(alg, spki, message, signature).map_err(|e| match e {
+    let (key, alg, _) = tls13_key(s, leaf)?;
+    key.verify(alg, message, signature).map_err(|e| match e {
         CryptoError::BadSignature => Error::BadCertificateVerify,
         // A key we refuse (too small, wrong type for the scheme, unparseable) is a certificate problem.
         _ => Error::BadCertificate,
@@ -81,47 +96,15 @@ pub(crate) fn scheme_fits(auth: Auth, s: SignatureScheme) -> bool {
     }
 }
 
-/// DER of the secp384r1 OID (1.3.132.0.34), to tell a P-384 key from a P-256 one.
-const P384_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22];
-/// DER of the secp521r1 OID (1.3.132.0.35).
-const P521_OID: [u8; 7] = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x23];
-
-/// In TLS 1.2 an ECDSA scheme names only the hash; the curve is the key's.
-pub(crate) fn algorithm12(s: SignatureScheme, spki: &[u8]) -> Option<VerifyAlgorithm> {
-    let p384 = spki.windows(P384_OID.len()).any(|w| w == P384_OID);
-    if spki.windows(P521_OID.len()).any(|w| w == P521_OID) {
-        return match s {
-            SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(VerifyAlgorithm::EcdsaP521Sha256),
-            SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(VerifyAlgorithm::EcdsaP521Sha384),
-            SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(VerifyAlgorithm::EcdsaP521Sha512),
-            _ => None,
-        };
-    }
-    Some(match (s, p384) {
-        (SignatureScheme::ECDSA_SECP256R1_SHA256, false) => VerifyAlgorithm::EcdsaP256Sha256,
-        (SignatureScheme::ECDSA_SECP256R1_SHA256, true) => VerifyAlgorithm::EcdsaP384Sha256,
-        (SignatureScheme::ECDSA_SECP384R1_SHA384, false) => VerifyAlgorithm::EcdsaP256Sha384,
-        (SignatureScheme::ECDSA_SECP384R1_SHA384, true) => VerifyAlgorithm::EcdsaP384Sha384,
-        (SignatureScheme::ED25519, _) => VerifyAlgorithm::Ed25519,
-        (SignatureScheme::RSA_PKCS1_SHA256, _) => VerifyAlgorithm::RsaPkcs1Sha256,
-        (SignatureScheme::RSA_PKCS1_SHA384, _) => VerifyAlgorithm::RsaPkcs1Sha384,
-        (SignatureScheme::RSA_PKCS1_SHA512, _) => VerifyAlgorithm::RsaPkcs1Sha512,
-        (SignatureScheme::RSA_PSS_RSAE_SHA256, _) => VerifyAlgorithm::RsaPssSha256,
-        (SignatureScheme::RSA_PSS_RSAE_SHA384, _) => VerifyAlgorithm::RsaPssSha384,
-        (SignatureScheme::RSA_PSS_RSAE_SHA512, _) => VerifyAlgorithm::RsaPssSha512,
-        _ => return None,
-    })
-}
-
+/// Checks the TLS 1.2 ServerKeyExchange signature against the leaf certificate's key.
 pub(crate) fn check_signature(
     s: SignatureScheme,
     leaf: &[u8],
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), Error> {
-    let spki = crate::der::spki_of(leaf)?;
-    let alg = algorithm12(s, spki).ok_or(Error::UnofferedSignatureScheme)?;
-    sig::verify(alg, spki, message, signature).map_err(|e| match e {
+    let (key, alg, _) = tls12_key(s, leaf)?;
+    key.verify(alg, message, signature).map_err(|e| match e {
         CryptoError::BadSignature => Error::BadKeyExchangeSignature,
         _ => Error::BadCertificate,
     })
@@ -130,39 +113,6 @@ pub(crate) fn check_signature(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tls12_ecdsa_schemes_take_the_curve_from_the_key() {
-        use SignatureScheme as S;
-        use VerifyAlgorithm as V;
-        let p256: &[u8] = &[0x30, 0x06, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03];
-        let p384 = [&[0x30, 0x07][..], &P384_OID].concat();
-        let p521 = [&[0x30, 0x07][..], &P521_OID].concat();
-        let cases: [(S, &[u8], Option<V>); 17] = [
-            (S::ECDSA_SECP256R1_SHA256, p256, Some(V::EcdsaP256Sha256)),
-            (S::ECDSA_SECP256R1_SHA256, &p384, Some(V::EcdsaP384Sha256)),
-            (S::ECDSA_SECP256R1_SHA256, &p521, Some(V::EcdsaP521Sha256)),
-            (S::ECDSA_SECP384R1_SHA384, p256, Some(V::EcdsaP256Sha384)),
-            (S::ECDSA_SECP384R1_SHA384, &p384, Some(V::EcdsaP384Sha384)),
-            (S::ECDSA_SECP384R1_SHA384, &p521, Some(V::EcdsaP521Sha384)),
-            (S::ECDSA_SECP521R1_SHA512, &p521, Some(V::EcdsaP521Sha512)),
-            // A P-521 key signs with ECDSA only.
-            (S::ED25519, &p521, None),
-            (S::ED25519, p256, Some(V::Ed25519)),
-            (S::RSA_PKCS1_SHA256, p256, Some(V::RsaPkcs1Sha256)),
-            (S::RSA_PKCS1_SHA384, p256, Some(V::RsaPkcs1Sha384)),
-            (S::RSA_PKCS1_SHA512, p256, Some(V::RsaPkcs1Sha512)),
-            (S::RSA_PSS_RSAE_SHA256, p256, Some(V::RsaPssSha256)),
-            (S::RSA_PSS_RSAE_SHA384, p256, Some(V::RsaPssSha384)),
-            (S::RSA_PSS_RSAE_SHA512, p256, Some(V::RsaPssSha512)),
-            // SHA-1 and PSS-with-PSS-keys are not TLS 1.2 ServerKeyExchange schemes here.
-            (S(0x0201), p256, None),
-            (S::RSA_PSS_PSS_SHA256, p256, None),
-        ];
-        for (s, spki, want) in cases {
-            assert_eq!(algorithm12(s, spki), want, "{s:?}");
-        }
-    }
 
     #[test]
     fn only_rsa_schemes_sign_for_ecdhe_rsa() {

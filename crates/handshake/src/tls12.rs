@@ -508,13 +508,12 @@ impl ExpectKeyExchange {
                 None
             }
             SignatureCheck::Caller => {
-                let spki = crate::der::spki_of(leaf)?;
+                let (_, algorithm, spki) = signature::tls12_key(ske.scheme, leaf)?;
                 Some(SignedContent {
                     scheme: ske.scheme,
                     message: signed,
                     signature: ske.signature.to_vec(),
-                    algorithm: signature::algorithm12(ske.scheme, spki)
-                        .ok_or(Error::UnofferedSignatureScheme)?,
+                    algorithm,
                     spki: spki.to_vec(),
                 })
             }

@@ -524,13 +524,16 @@ impl ExpectCertificateVerify {
                 signature::check_inline(scheme, leaf, &message, sig)?;
                 None
             }
-            SignatureCheck::Caller => Some(SignedContent {
-                scheme,
-                message,
-                signature: sig.to_vec(),
-                algorithm: signature::algorithm(scheme).ok_or(Error::UnofferedSignatureScheme)?,
-                spki: crate::der::spki_of(leaf)?.to_vec(),
-            }),
+            SignatureCheck::Caller => {
+                let (_, algorithm, spki) = signature::tls13_key(scheme, leaf)?;
+                Some(SignedContent {
+                    scheme,
+                    message,
+                    signature: sig.to_vec(),
+                    algorithm,
+                    spki: spki.to_vec(),
+                })
+            }
         };
         self.hs.transcript.update(m.raw);
         out.emit(Event::NeedVerify(VerifyRequest {

@@ -23,8 +23,9 @@ pub struct SignedContent {
     pub message: Vec<u8>,
     /// The signature as sent.
     pub signature: Vec<u8>,
-    /// How to check it: the scheme resolved against the leaf's key (in TLS 1.2 an ECDSA scheme
-    /// names only the hash; the curve is the key's).
+    /// How to check it: the scheme resolved against the leaf's key by burrow-crypto
+    /// (`PublicKeyInfo::tls13_algorithm` / `tls12_algorithm`; in TLS 1.2 an ECDSA scheme names
+    /// only the hash, the curve is the key's). The key is known to fit it.
     pub algorithm: VerifyAlgorithm,
     /// The leaf certificate's SubjectPublicKeyInfo, DER: the key to check it with.
     pub spki: Vec<u8>,

@@ -20,6 +20,7 @@ use burrow_crypto::aead::AeadAlgorithm;
 use burrow_crypto::hash::{self, HashAlgorithm};
 use burrow_crypto::kx::{Group, KeyShare};
 use burrow_crypto::{hkdf, hmac};
+use burrow_der::writer::tlv as der;
 use burrow_record::{ContentType, Next, RecordError, RecordReader, RecordWriter, TrafficKeys};
 
 /// Largest application payload one record carries (2^14).
@@ -245,23 +246,6 @@ fn vec24(body: &[u8]) -> Vec<u8> {
 fn extension(typ: u16, body: &[u8]) -> Vec<u8> {
     let mut v = typ.to_be_bytes().to_vec();
     v.extend(vec16(body));
-    v
-}
-
-/// A DER TLV (definite length, short or long form).
-fn der(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut v = vec![tag];
-    let len = body.len();
-    if len < 0x80 {
-        v.push(u8::try_from(len).unwrap_or(0));
-    } else {
-        let bytes = u32::try_from(len).unwrap_or(u32::MAX).to_be_bytes();
-        let skip = bytes.iter().take_while(|b| **b == 0).count();
-        let rest = bytes.get(skip..).unwrap_or(&[]);
-        v.push(0x80 | u8::try_from(rest.len()).unwrap_or(4));
-        v.extend_from_slice(rest);
-    }
-    v.extend_from_slice(body);
     v
 }
 

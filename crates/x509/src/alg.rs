@@ -5,9 +5,9 @@
 //! WebCrypto's `importKey("spki")` + `verify` take, so the Worker can answer it there, while
 //! native builds answer it inline with `burrow-crypto` ([`CryptoVerifier`]).
 
-use crate::der::{tag, DerError, DerResult, Reader};
 use crate::oid;
 use crate::Error;
+use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
 /// A signature scheme bound to a key type (mirrors `burrow_crypto::sig::VerifyAlgorithm`).
 #[non_exhaustive]
@@ -164,14 +164,16 @@ pub(crate) fn read_sig_alg(r: &mut Reader<'_>) -> DerResult<SigAlg> {
                 if !r.is_empty() {
                     let n = r.read(tag::NULL)?;
                     if !n.is_empty() {
-                        return Err(DerError("bad NULL"));
+                        return Err(DerError::Invalid("bad NULL"));
                     }
                 }
             }
             _ => {
                 // ECDSA and Ed25519: parameters MUST be absent (RFC 5758 §3.2, RFC 8410 §3).
                 if !r.is_empty() {
-                    return Err(DerError("unexpected signature algorithm parameters"));
+                    return Err(DerError::Invalid(
+                        "unexpected signature algorithm parameters",
+                    ));
                 }
             }
         }
@@ -244,7 +246,7 @@ fn read_hash_alg(r: &mut Reader<'_>) -> DerResult<Option<Hash>> {
         if !r.is_empty() {
             let n = r.read(tag::NULL)?;
             if !n.is_empty() {
-                return Err(DerError("bad NULL"));
+                return Err(DerError::Invalid("bad NULL"));
             }
         }
         Ok(match id {
@@ -264,7 +266,7 @@ pub(crate) fn read_spki_key_type(spki_contents: &[u8]) -> DerResult<KeyType> {
             if id == oid::RSA_ENCRYPTION {
                 let n = a.read(tag::NULL)?;
                 if !n.is_empty() {
-                    return Err(DerError("bad NULL"));
+                    return Err(DerError::Invalid("bad NULL"));
                 }
                 Ok(KeyType::Rsa)
             } else if id == oid::EC_PUBLIC_KEY {
@@ -416,17 +418,17 @@ mod tests {
         let bad_null = seq(&[&oid(oids::SHA256), &[0x05, 0x01, 0x00]]);
         assert_eq!(
             sig_alg(&pss(Some(&bad_null), Some(&mgf1(&sha256)), Some(32), None)),
-            Err(DerError("bad NULL"))
+            Err(DerError::Invalid("bad NULL"))
         );
         let not_null = seq(&[&oid(oids::SHA256), &[0x02, 0x01, 0x00]]);
         assert_eq!(
             sig_alg(&pss(Some(&not_null), Some(&mgf1(&sha256)), Some(32), None)),
-            Err(DerError("unexpected tag"))
+            Err(DerError::UnexpectedTag)
         );
         // PSS without its parameters SEQUENCE.
         assert_eq!(
             sig_alg(&seq(&[&oid(oids::RSA_PSS)])),
-            Err(DerError("unexpected tag"))
+            Err(DerError::UnexpectedTag)
         );
     }
 
@@ -438,18 +440,20 @@ mod tests {
         assert_eq!(sig_alg(&rsa(&[])), Ok(SigAlg::RsaPkcs1Sha256));
         assert_eq!(
             sig_alg(&rsa(&[0x05, 0x01, 0x00])),
-            Err(DerError("bad NULL"))
+            Err(DerError::Invalid("bad NULL"))
         );
         assert_eq!(
             sig_alg(&rsa(&[0x02, 0x01, 0x00])),
-            Err(DerError("unexpected tag"))
+            Err(DerError::UnexpectedTag)
         );
         // ECDSA and Ed25519: parameters must be absent.
         for id in [oids::ECDSA_SHA256, oids::ECDSA_SHA384, oids::ED25519] {
             assert!(sig_alg(&seq(&[&oid(id)])).is_ok());
             assert_eq!(
                 sig_alg(&seq(&[&oid(id), &[0x05, 0x00]])),
-                Err(DerError("unexpected signature algorithm parameters"))
+                Err(DerError::Invalid(
+                    "unexpected signature algorithm parameters"
+                ))
             );
         }
         // Unknown algorithms parse (parameters skipped) and fail only when used.
@@ -575,11 +579,11 @@ mod tests {
         }
         assert_eq!(
             key_type(&seq(&[&oid(oids::RSA_ENCRYPTION), &[0x05, 0x01, 0x00]]), &e),
-            Err(DerError("bad NULL"))
+            Err(DerError::Invalid("bad NULL"))
         );
         assert_eq!(
             key_type(&seq(&[&oid(oids::RSA_ENCRYPTION)]), &e),
-            Err(DerError("unexpected tag"))
+            Err(DerError::UnexpectedTag)
         );
     }
 

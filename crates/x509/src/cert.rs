@@ -1,10 +1,10 @@
 //! Certificate parsing (RFC 5280 §4.1) into an owned, minimal structure.
 
 use crate::alg::{read_sig_alg, read_spki_key_type, KeyType, SigAlg};
-use crate::der::{tag, DerError, DerResult, Reader};
 use crate::ext::{parse_extensions, Extensions};
 use crate::time::{read_time, UnixTime};
 use crate::Error;
+use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
 /// Largest certificate accepted (DER bytes).
 pub const MAX_CERT_LEN: usize = 64 * 1024;
@@ -58,7 +58,7 @@ impl Certificate {
         if der.len() > MAX_CERT_LEN {
             return Err(Error::Invalid("certificate too large"));
         }
-        parse(der, rules).map_err(|DerError(what)| Error::Invalid(what))
+        parse(der, rules).map_err(|e| Error::Invalid(e.as_str()))
     }
 
     /// The DER encoding.
@@ -128,30 +128,30 @@ fn parse_tbs(tbs: &[u8], outer_alg: &[u8], rules: Rules) -> DerResult<Certificat
             Some(v) => {
                 let v = Reader::new(v).exactly(|v| v.read_small_uint())?;
                 if v == 0 {
-                    return Err(DerError("explicit DEFAULT version v1"));
+                    return Err(DerError::Invalid("explicit DEFAULT version v1"));
                 }
                 if v > 2 {
-                    return Err(DerError("unknown version"));
+                    return Err(DerError::Invalid("unknown version"));
                 }
                 v
             }
             None => 0,
         };
         let serial = t.read(tag::INTEGER)?;
-        let serial = crate::der::integer_bytes(serial)
-            .map_err(|_| DerError("malformed or negative serial number"))?
+        let serial = burrow_der::integer_bytes(serial)
+            .map_err(|_| DerError::Invalid("malformed or negative serial number"))?
             .to_vec();
         if rules == Rules::Presented {
             if serial.len() > 20 {
-                return Err(DerError("serial number longer than 20 octets"));
+                return Err(DerError::Invalid("serial number longer than 20 octets"));
             }
             if serial.iter().all(|b| *b == 0) {
-                return Err(DerError("serial number zero"));
+                return Err(DerError::Invalid("serial number zero"));
             }
         }
         let inner_alg = t.read_tlv(tag::SEQUENCE)?;
         if inner_alg.raw != outer_alg {
-            return Err(DerError(
+            return Err(DerError::Invalid(
                 "signature algorithm differs inside and outside TBSCertificate",
             ));
         }
@@ -165,20 +165,20 @@ fn parse_tbs(tbs: &[u8], outer_alg: &[u8], rules: Rules) -> DerResult<Certificat
         let key_type = read_spki_key_type(spki.value)?;
         if t.peek_tag() == Some(tag::ctx_prim(1)) || t.peek_tag() == Some(tag::ctx_cons(1)) {
             if version < 1 {
-                return Err(DerError("issuerUniqueID in a v1 certificate"));
+                return Err(DerError::Invalid("issuerUniqueID in a v1 certificate"));
             }
             t.read_any()?;
         }
         if t.peek_tag() == Some(tag::ctx_prim(2)) || t.peek_tag() == Some(tag::ctx_cons(2)) {
             if version < 1 {
-                return Err(DerError("subjectUniqueID in a v1 certificate"));
+                return Err(DerError::Invalid("subjectUniqueID in a v1 certificate"));
             }
             t.read_any()?;
         }
         let ext = match t.read_optional(tag::ctx_cons(3))? {
             Some(exts) => {
                 if version != 2 {
-                    return Err(DerError("extensions in a non-v3 certificate"));
+                    return Err(DerError::Invalid("extensions in a non-v3 certificate"));
                 }
                 parse_extensions(exts)?
             }
@@ -212,7 +212,7 @@ pub(crate) fn check_name(contents: &[u8]) -> DerResult<()> {
         let rdn = r.read(tag::SET)?;
         let mut s = Reader::new(rdn);
         if s.is_empty() {
-            return Err(DerError("empty RDN"));
+            return Err(DerError::Invalid("empty RDN"));
         }
         while !s.is_empty() {
             s.nested(tag::SEQUENCE, |a| {

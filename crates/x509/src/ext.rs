@@ -1,8 +1,8 @@
 //! Certificate extensions (RFC 5280 §4.2) that validation uses, parsed strictly.
 
-use crate::der::{bit_flags, tag, DerError, DerResult, Reader};
 use crate::general_name::{read_general_name, read_general_names, GeneralName};
 use crate::oid;
+use burrow_der::{bit_flags, tag, Error as DerError, Reader, Result as DerResult};
 
 /// Most SAN entries accepted in one certificate.
 pub const MAX_SAN_NAMES: usize = 1024;
@@ -62,7 +62,7 @@ pub(crate) fn parse_extensions(explicit: &[u8]) -> DerResult<Extensions> {
     let mut seen: Vec<&[u8]> = Vec::new();
     let mut ext = Extensions::default();
     if r.is_empty() {
-        return Err(DerError("empty Extensions"));
+        return Err(DerError::Invalid("empty Extensions"));
     }
     while !r.is_empty() {
         let (id, critical, value) = r.nested(tag::SEQUENCE, |e| {
@@ -72,10 +72,10 @@ pub(crate) fn parse_extensions(explicit: &[u8]) -> DerResult<Extensions> {
             Ok((id, critical, value))
         })?;
         if seen.contains(&id) {
-            return Err(DerError("duplicate extension"));
+            return Err(DerError::Invalid("duplicate extension"));
         }
         if seen.len() >= MAX_EXTENSIONS {
-            return Err(DerError("too many extensions"));
+            return Err(DerError::Invalid("too many extensions"));
         }
         seen.push(id);
         parse_one(&mut ext, id, critical, value)?;
@@ -107,7 +107,7 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
             let bits = v.exactly(|r| r.read(tag::BIT_STRING))?;
             let flags = bit_flags(bits)?;
             if flags == 0 {
-                return Err(DerError("keyUsage with no bit set"));
+                return Err(DerError::Invalid("keyUsage with no bit set"));
             }
             ext.key_usage = Some(flags);
         }
@@ -116,7 +116,7 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
                 r.nested(tag::SEQUENCE, |s| {
                     let mut e = ExtKeyUsage::default();
                     if s.is_empty() {
-                        return Err(DerError("empty extendedKeyUsage"));
+                        return Err(DerError::Invalid("empty extendedKeyUsage"));
                     }
                     while !s.is_empty() {
                         let o = s.read(tag::OID)?;
@@ -141,13 +141,13 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
         }
         x if x == oid::CE_SUBJECT_KEY_ID => {
             if critical {
-                return Err(DerError("critical subjectKeyIdentifier"));
+                return Err(DerError::Invalid("critical subjectKeyIdentifier"));
             }
             ext.subject_key_id = Some(v.exactly(|r| r.read(tag::OCTET_STRING))?.to_vec());
         }
         x if x == oid::CE_AUTHORITY_KEY_ID => {
             if critical {
-                return Err(DerError("critical authorityKeyIdentifier"));
+                return Err(DerError::Invalid("critical authorityKeyIdentifier"));
             }
             v.exactly(|r| {
                 r.nested(tag::SEQUENCE, |a| {
@@ -155,7 +155,9 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
                     let issuer = a.read_optional(tag::ctx_cons(1))?;
                     let serial = a.read_optional(tag::ctx_prim(2))?;
                     if issuer.is_some() != serial.is_some() {
-                        return Err(DerError("authorityCertIssuer without serial (or reverse)"));
+                        return Err(DerError::Invalid(
+                            "authorityCertIssuer without serial (or reverse)",
+                        ));
                     }
                     ext.aki_has_issuer_or_serial = issuer.is_some();
                     Ok(())
@@ -164,12 +166,12 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
         }
         x if x == oid::PE_AUTHORITY_INFO_ACCESS => {
             if critical {
-                return Err(DerError("critical authorityInfoAccess"));
+                return Err(DerError::Invalid("critical authorityInfoAccess"));
             }
             v.exactly(|r| {
                 r.nested(tag::SEQUENCE, |s| {
                     if s.is_empty() {
-                        return Err(DerError("empty authorityInfoAccess"));
+                        return Err(DerError::Invalid("empty authorityInfoAccess"));
                     }
                     while !s.is_empty() {
                         s.nested(tag::SEQUENCE, |d| {
@@ -186,7 +188,7 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
             v.exactly(|r| {
                 r.nested(tag::SEQUENCE, |s| {
                     if s.is_empty() {
-                        return Err(DerError("empty certificatePolicies"));
+                        return Err(DerError::Invalid("empty certificatePolicies"));
                     }
                     while !s.is_empty() {
                         s.nested(tag::SEQUENCE, |p| {
@@ -203,7 +205,7 @@ fn parse_one(ext: &mut Extensions, id: &[u8], critical: bool, value: &[u8]) -> D
         }
         x if x == oid::CE_POLICY_CONSTRAINTS => {
             if !critical {
-                return Err(DerError("non-critical policyConstraints"));
+                return Err(DerError::Invalid("non-critical policyConstraints"));
             }
             v.exactly(|r| r.read(tag::SEQUENCE))?;
         }
@@ -239,22 +241,22 @@ fn parse_name_constraints(r: &mut Reader<'_>) -> DerResult<NameConstraints> {
             let mut s = Reader::new(contents);
             let mut out = Vec::new();
             if s.is_empty() {
-                return Err(DerError("empty GeneralSubtrees"));
+                return Err(DerError::Invalid("empty GeneralSubtrees"));
             }
             while !s.is_empty() {
                 count = count.saturating_add(1);
                 if count > MAX_NAME_CONSTRAINTS {
-                    return Err(DerError("too many name constraints"));
+                    return Err(DerError::Invalid("too many name constraints"));
                 }
                 out.push(s.nested(tag::SEQUENCE, |st| {
                     let base = read_general_name(st)?;
                     if let Some(min) = st.read_optional(tag::ctx_prim(0))? {
                         // minimum DEFAULT 0: DER forbids encoding 0, and RFC 5280 requires 0.
                         let _ = min;
-                        return Err(DerError("name constraint minimum must be absent"));
+                        return Err(DerError::Invalid("name constraint minimum must be absent"));
                     }
                     if st.read_optional(tag::ctx_prim(1))?.is_some() {
-                        return Err(DerError("name constraint maximum must be absent"));
+                        return Err(DerError::Invalid("name constraint maximum must be absent"));
                     }
                     Ok(base)
                 })?);
@@ -264,7 +266,7 @@ fn parse_name_constraints(r: &mut Reader<'_>) -> DerResult<NameConstraints> {
         let permitted = subtrees(n.read_optional(tag::ctx_cons(0))?)?;
         let excluded = subtrees(n.read_optional(tag::ctx_cons(1))?)?;
         if permitted.is_none() && excluded.is_none() {
-            return Err(DerError("empty NameConstraints"));
+            return Err(DerError::Invalid("empty NameConstraints"));
         }
         Ok(NameConstraints {
             permitted,

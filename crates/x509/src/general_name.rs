@@ -1,6 +1,6 @@
 //! GeneralName (RFC 5280 §4.2.1.6), as used by subjectAltName and name constraints.
 
-use crate::der::{tag, DerError, DerResult, Reader};
+use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
 /// The forms of GeneralName, keeping only what validation needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub(crate) fn read_general_name(r: &mut Reader<'_>) -> DerResult<GeneralName> {
         if v.iter().all(|c| c.is_ascii()) {
             Ok(v.to_vec())
         } else {
-            Err(DerError("non-ASCII IA5String"))
+            Err(DerError::Invalid("non-ASCII IA5String"))
         }
     };
     Ok(match t.tag {
@@ -60,7 +60,7 @@ pub(crate) fn read_general_name(r: &mut Reader<'_>) -> DerResult<GeneralName> {
         {
             GeneralName::Other(x)
         }
-        _ => return Err(DerError("unknown GeneralName form")),
+        _ => return Err(DerError::Invalid("unknown GeneralName form")),
     })
 }
 
@@ -70,12 +70,12 @@ pub(crate) fn read_general_names(contents: &[u8], max: usize) -> DerResult<Vec<G
     let mut out = Vec::new();
     while !r.is_empty() {
         if out.len() >= max {
-            return Err(DerError("too many names"));
+            return Err(DerError::Invalid("too many names"));
         }
         out.push(read_general_name(&mut r)?);
     }
     if out.is_empty() {
-        return Err(DerError("empty GeneralNames"));
+        return Err(DerError::Invalid("empty GeneralNames"));
     }
     Ok(out)
 }

@@ -23,7 +23,6 @@ mod answers;
 mod cert;
 mod constraints;
 mod crypto_verifier;
-mod der;
 mod error;
 mod ext;
 mod general_name;

@@ -3,10 +3,10 @@
 
 use crate::alg::{read_sig_alg, SigAlg, SignatureFailure, SignatureRequest, SignatureVerifier};
 use crate::cert::Certificate;
-use crate::der::{tag, DerError, DerResult, Reader};
 use crate::oid;
 use crate::time::{parse_generalized, UnixTime};
 use crate::Error;
+use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
 /// Clock skew tolerated around thisUpdate / nextUpdate, seconds.
 pub const OCSP_SKEW_SECS: i64 = 5 * 60;
@@ -89,7 +89,7 @@ impl OcspResponse {
         if der.len() > MAX_OCSP_LEN {
             return Err(Error::OcspInvalid("response too large"));
         }
-        parse(der).map_err(|DerError(what)| Error::OcspInvalid(what))?
+        parse(der).map_err(|e| Error::OcspInvalid(e.as_str()))?
     }
 
     /// Checks this response for `leaf` issued by `issuer` at `now`.
@@ -228,7 +228,7 @@ fn parse(der: &[u8]) -> DerResult<Result<OcspResponse, Error>> {
             let basic = Reader::new(bytes).exactly(|b| {
                 b.nested(tag::SEQUENCE, |rb| {
                     if rb.read(tag::OID)? != oid::OCSP_BASIC {
-                        return Err(DerError("responseType is not id-pkix-ocsp-basic"));
+                        return Err(DerError::Invalid("responseType is not id-pkix-ocsp-basic"));
                     }
                     rb.read(tag::OCTET_STRING)
                 })
@@ -250,12 +250,12 @@ fn parse_basic(der: &[u8]) -> DerResult<OcspResponse> {
                 let mut l = Reader::new(list);
                 while !l.is_empty() {
                     if certs.len() >= MAX_RESPONDER_CERTS {
-                        return Err(DerError("too many responder certificates"));
+                        return Err(DerError::Invalid("too many responder certificates"));
                     }
                     let c = l.read_tlv(tag::SEQUENCE)?;
                     certs.push(
                         Certificate::from_der(c.raw)
-                            .map_err(|_| DerError("responder certificate"))?,
+                            .map_err(|_| DerError::Invalid("responder certificate"))?,
                     );
                 }
             }
@@ -277,9 +277,9 @@ fn parse_tbs(tbs: &[u8]) -> DerResult<(ResponderId, Vec<Single>)> {
         if let Some(v) = t.read_optional(tag::ctx_cons(0))? {
             let v = Reader::new(v).exactly(|v| v.read_small_uint())?;
             if v != 0 {
-                return Err(DerError("unknown ResponseData version"));
+                return Err(DerError::Invalid("unknown ResponseData version"));
             }
-            return Err(DerError("explicit DEFAULT version v1"));
+            return Err(DerError::Invalid("explicit DEFAULT version v1"));
         }
         let responder = match t.peek_tag() {
             Some(x) if x == tag::ctx_cons(1) => {
@@ -296,7 +296,7 @@ fn parse_tbs(tbs: &[u8]) -> DerResult<(ResponderId, Vec<Single>)> {
                         .to_vec(),
                 )
             }
-            _ => return Err(DerError("bad ResponderID")),
+            _ => return Err(DerError::Invalid("bad ResponderID")),
         };
         parse_generalized(t.read(tag::GENERALIZED_TIME)?)?; // producedAt
         let list = t.read(tag::SEQUENCE)?;
@@ -304,12 +304,12 @@ fn parse_tbs(tbs: &[u8]) -> DerResult<(ResponderId, Vec<Single>)> {
         let mut responses = Vec::new();
         while !l.is_empty() {
             if responses.len() >= MAX_SINGLE_RESPONSES {
-                return Err(DerError("too many SingleResponses"));
+                return Err(DerError::Invalid("too many SingleResponses"));
             }
             responses.push(l.nested(tag::SEQUENCE, parse_single)?);
         }
         if responses.is_empty() {
-            return Err(DerError("no SingleResponse"));
+            return Err(DerError::Invalid("no SingleResponse"));
         }
         if let Some(exts) = t.read_optional(tag::ctx_cons(1))? {
             check_extensions(exts)?;
@@ -323,7 +323,7 @@ fn parse_single(s: &mut Reader<'_>) -> DerResult<Single> {
         let hash_alg = c.nested(tag::SEQUENCE, |a| {
             let id = a.read(tag::OID)?;
             if !a.is_empty() && !a.read(tag::NULL)?.is_empty() {
-                return Err(DerError("bad NULL"));
+                return Err(DerError::Invalid("bad NULL"));
             }
             Ok(match id {
                 x if x == oid::SHA1 => Some(HashAlg::Sha1),
@@ -350,7 +350,7 @@ fn parse_single(s: &mut Reader<'_>) -> DerResult<Single> {
             Status::Revoked
         }
         0x82 if st.value.is_empty() => Status::Unknown,
-        _ => return Err(DerError("bad CertStatus")),
+        _ => return Err(DerError::Invalid("bad CertStatus")),
     };
     let this_update = parse_generalized(s.read(tag::GENERALIZED_TIME)?)?;
     let next_update = s
@@ -379,7 +379,7 @@ fn check_extensions(explicit: &[u8]) -> DerResult<()> {
         r.nested(tag::SEQUENCE, |e| {
             e.read(tag::OID)?;
             if e.read_default_false()? {
-                return Err(DerError("unsupported critical OCSP extension"));
+                return Err(DerError::Invalid("unsupported critical OCSP extension"));
             }
             e.read(tag::OCTET_STRING)?;
             Ok(())

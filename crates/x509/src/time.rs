@@ -1,6 +1,6 @@
 //! X.509 / OCSP times (UTCTime, GeneralizedTime) to seconds since the Unix epoch.
 
-use crate::der::{tag, DerError, DerResult, Reader};
+use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
 /// Seconds since 1970-01-01T00:00:00Z.
 pub type UnixTime = i64;
@@ -9,18 +9,18 @@ fn digits(s: &[u8]) -> DerResult<i64> {
     let mut v: i64 = 0;
     for c in s {
         if !c.is_ascii_digit() {
-            return Err(DerError("non-digit in time"));
+            return Err(DerError::Invalid("non-digit in time"));
         }
         v = v
             .checked_mul(10)
             .and_then(|v| v.checked_add(i64::from(c.wrapping_sub(b'0'))))
-            .ok_or(DerError("time overflow"))?;
+            .ok_or(DerError::Invalid("time overflow"))?;
     }
     Ok(v)
 }
 
 fn field(s: &[u8], from: usize, to: usize) -> DerResult<i64> {
-    digits(s.get(from..to).ok_or(DerError("short time"))?)
+    digits(s.get(from..to).ok_or(DerError::Invalid("short time"))?)
 }
 
 /// Reads a `Time ::= CHOICE { utcTime, generalTime }`.
@@ -28,14 +28,14 @@ pub(crate) fn read_time(r: &mut Reader<'_>) -> DerResult<UnixTime> {
     match r.peek_tag() {
         Some(tag::UTC_TIME) => parse_utc(r.read(tag::UTC_TIME)?),
         Some(tag::GENERALIZED_TIME) => parse_generalized(r.read(tag::GENERALIZED_TIME)?),
-        _ => Err(DerError("expected a time")),
+        _ => Err(DerError::Invalid("expected a time")),
     }
 }
 
 /// `YYMMDDHHMMSSZ`; YY < 50 means 20YY (RFC 5280 §4.1.2.5.1).
 pub(crate) fn parse_utc(s: &[u8]) -> DerResult<UnixTime> {
     if s.len() != 13 || s.last() != Some(&b'Z') {
-        return Err(DerError("UTCTime must be YYMMDDHHMMSSZ"));
+        return Err(DerError::Invalid("UTCTime must be YYMMDDHHMMSSZ"));
     }
     let yy = field(s, 0, 2)?;
     let year = if yy < 50 {
@@ -43,17 +43,17 @@ pub(crate) fn parse_utc(s: &[u8]) -> DerResult<UnixTime> {
     } else {
         1900i64.checked_add(yy)
     }
-    .ok_or(DerError("year"))?;
-    civil(year, s.get(2..12).ok_or(DerError("short time"))?)
+    .ok_or(DerError::Invalid("year"))?;
+    civil(year, s.get(2..12).ok_or(DerError::Invalid("short time"))?)
 }
 
 /// `YYYYMMDDHHMMSSZ`, no fractional seconds (RFC 5280 §4.1.2.5.2).
 pub(crate) fn parse_generalized(s: &[u8]) -> DerResult<UnixTime> {
     if s.len() != 15 || s.last() != Some(&b'Z') {
-        return Err(DerError("GeneralizedTime must be YYYYMMDDHHMMSSZ"));
+        return Err(DerError::Invalid("GeneralizedTime must be YYYYMMDDHHMMSSZ"));
     }
     let year = field(s, 0, 4)?;
-    civil(year, s.get(4..14).ok_or(DerError("short time"))?)
+    civil(year, s.get(4..14).ok_or(DerError::Invalid("short time"))?)
 }
 
 fn civil(year: i64, rest: &[u8]) -> DerResult<UnixTime> {
@@ -63,7 +63,7 @@ fn civil(year: i64, rest: &[u8]) -> DerResult<UnixTime> {
     let min = field(rest, 6, 8)?;
     let sec = field(rest, 8, 10)?;
     if !(1..=12).contains(&month) || hour > 23 || min > 59 || sec > 59 {
-        return Err(DerError("time field out of range"));
+        return Err(DerError::Invalid("time field out of range"));
     }
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     let mdays = match month {
@@ -73,7 +73,7 @@ fn civil(year: i64, rest: &[u8]) -> DerResult<UnixTime> {
         _ => 31,
     };
     if day < 1 || day > mdays {
-        return Err(DerError("day out of range"));
+        return Err(DerError::Invalid("day out of range"));
     }
     let days = days_from_civil(year, month, day);
     // hour <= 23, min <= 59, sec <= 59 (checked above): no overflow possible.
@@ -81,7 +81,7 @@ fn civil(year: i64, rest: &[u8]) -> DerResult<UnixTime> {
     let secs_of_day = hour * 3600 + min * 60 + sec;
     days.checked_mul(86_400)
         .and_then(|d| d.checked_add(secs_of_day))
-        .ok_or(DerError("time overflow"))
+        .ok_or(DerError::Invalid("time overflow"))
 }
 
 /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's algorithm). Inputs are
@@ -158,11 +158,11 @@ mod tests {
         }
         assert_eq!(
             parse_utc(b"700101000000+"),
-            Err(DerError("UTCTime must be YYMMDDHHMMSSZ"))
+            Err(DerError::Invalid("UTCTime must be YYMMDDHHMMSSZ"))
         );
         assert_eq!(
             parse_utc(b"70010100000aZ"),
-            Err(DerError("non-digit in time"))
+            Err(DerError::Invalid("non-digit in time"))
         );
         assert_eq!(parse_utc(b"500101000000Z"), Ok(-631_152_000)); // 1950
         assert_eq!(parse_generalized(b"19000301000000Z"), Ok(-2_203_891_200));
@@ -184,6 +184,6 @@ mod tests {
         }
         assert_eq!(parse_rfc3339("1970-01-01T00:00:01.999Z"), Some(1));
         let mut r = Reader::new(&[0x04, 0x00]);
-        assert_eq!(read_time(&mut r), Err(DerError("expected a time")));
+        assert_eq!(read_time(&mut r), Err(DerError::Invalid("expected a time")));
     }
 }

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::cert::Certificate;
-use crate::der::{tag, DerResult, Reader};
 use crate::path::AnchorLookup;
 use crate::pem::certificates_from_pem;
 use crate::pins::{parse_pin, SpkiHash};
 use crate::Error;
+use burrow_der::{tag, Reader, Result as DerResult};
 
 /// Where trust comes from. Build one with [`Trust::system`], [`Trust::anchors_pem`],
 /// [`Trust::anchors_der`], [`Trust::pinned`], [`Trust::custom`] or

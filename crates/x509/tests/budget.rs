@@ -19,19 +19,7 @@ use burrow_x509::{
     CryptoVerifier, Error, Outcome, ServerCertificates, ServerName, Trust, Verifier,
 };
 
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let n = body.len();
-    if n < 0x80 {
-        out.push(n as u8);
-    } else if n < 0x100 {
-        out.extend([0x81, n as u8]);
-    } else {
-        out.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    out.extend_from_slice(body);
-    out
-}
+use burrow_der::writer::tlv;
 fn seq(parts: &[Vec<u8>]) -> Vec<u8> {
     tlv(0x30, &parts.concat())
 }

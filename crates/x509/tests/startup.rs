@@ -113,16 +113,7 @@ fn system_trust_costs_nothing_until_an_anchor_is_used() {
 
 /// A minimal, well-formed self-issued certificate with a name no real root has.
 fn unrelated_self_issued() -> Vec<u8> {
-    fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-        let mut out = vec![tag];
-        if body.len() < 0x80 {
-            out.push(body.len() as u8);
-        } else {
-            out.extend([0x81, body.len() as u8]);
-        }
-        out.extend_from_slice(body);
-        out
-    }
+    use burrow_der::writer::tlv;
     let seq = |parts: &[Vec<u8>]| tlv(0x30, &parts.concat());
     let name = seq(&[tlv(
         0x31,

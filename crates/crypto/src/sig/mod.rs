@@ -11,6 +11,7 @@ mod spki;
 use crate::CryptoError;
 
 pub use self::rsa::{MAX_RSA_BITS, MIN_RSA_BITS};
+pub use self::spki::{tls13_algorithm, KeyKind, PublicKeyInfo};
 
 /// The signature algorithms TLS 1.2/1.3 certificate and handshake verification needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,22 +61,35 @@ pub fn verify(
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), CryptoError> {
-    crate::counters::signature();
-    let key = spki::parse(spki_der)?;
-    match alg {
-        VerifyAlgorithm::EcdsaP256Sha256
-        | VerifyAlgorithm::EcdsaP256Sha384
-        | VerifyAlgorithm::EcdsaP384Sha256
-        | VerifyAlgorithm::EcdsaP384Sha384
-        | VerifyAlgorithm::EcdsaP521Sha256
-        | VerifyAlgorithm::EcdsaP521Sha384
-        | VerifyAlgorithm::EcdsaP521Sha512 => ec::verify(alg, &key, message, signature),
-        VerifyAlgorithm::RsaPkcs1Sha256
-        | VerifyAlgorithm::RsaPkcs1Sha384
-        | VerifyAlgorithm::RsaPkcs1Sha512
-        | VerifyAlgorithm::RsaPssSha256
-        | VerifyAlgorithm::RsaPssSha384
-        | VerifyAlgorithm::RsaPssSha512 => rsa::verify(alg, &key, message, signature),
-        VerifyAlgorithm::Ed25519 => ed25519::verify(&key, message, signature),
+    PublicKeyInfo::parse(spki_der)?.verify(alg, message, signature)
+}
+
+impl PublicKeyInfo<'_> {
+    /// Verifies `signature` over `message` with this key: [`verify`] without parsing the SPKI
+    /// again.
+    pub fn verify(
+        &self,
+        alg: VerifyAlgorithm,
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), CryptoError> {
+        crate::counters::signature();
+        let key = &self.key;
+        match alg {
+            VerifyAlgorithm::EcdsaP256Sha256
+            | VerifyAlgorithm::EcdsaP256Sha384
+            | VerifyAlgorithm::EcdsaP384Sha256
+            | VerifyAlgorithm::EcdsaP384Sha384
+            | VerifyAlgorithm::EcdsaP521Sha256
+            | VerifyAlgorithm::EcdsaP521Sha384
+            | VerifyAlgorithm::EcdsaP521Sha512 => ec::verify(alg, key, message, signature),
+            VerifyAlgorithm::RsaPkcs1Sha256
+            | VerifyAlgorithm::RsaPkcs1Sha384
+            | VerifyAlgorithm::RsaPkcs1Sha512
+            | VerifyAlgorithm::RsaPssSha256
+            | VerifyAlgorithm::RsaPssSha384
+            | VerifyAlgorithm::RsaPssSha512 => rsa::verify(alg, self, message, signature),
+            VerifyAlgorithm::Ed25519 => ed25519::verify(key, message, signature),
+        }
     }
 }

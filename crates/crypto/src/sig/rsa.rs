@@ -2,10 +2,9 @@
 
 use ::rsa::signature::Verifier;
 use ::rsa::{BigUint, RsaPublicKey};
-use pkcs1::der::Decode;
 use sha2::{Sha256, Sha384, Sha512};
 
-use super::spki::PublicKey;
+use super::spki::{KeyKind, PublicKey, PublicKeyInfo};
 use super::VerifyAlgorithm;
 use crate::CryptoError;
 
@@ -14,42 +13,30 @@ pub const MIN_RSA_BITS: usize = 2048;
 /// Largest RSA modulus accepted, in bits.
 pub const MAX_RSA_BITS: usize = 8192;
 
-/// Bit length of a big-endian unsigned integer.
-fn bit_len(be: &[u8]) -> usize {
-    let mut rest = be;
-    while let Some((&0, tail)) = rest.split_first() {
-        rest = tail;
-    }
-    match rest.first() {
-        None => 0,
-        Some(&top) => {
-            let top_bits = 8usize.saturating_sub(usize::try_from(top.leading_zeros()).unwrap_or(8));
-            rest.len()
-                .saturating_sub(1)
-                .saturating_mul(8)
-                .saturating_add(top_bits)
-        }
-    }
-}
-
-/// Parses a PKCS#1 RSAPublicKey and checks the size bounds before any big-number work.
-fn public_key(der: &[u8]) -> Result<RsaPublicKey, CryptoError> {
-    let parsed = pkcs1::RsaPublicKey::from_der(der).map_err(|_| CryptoError::BadEncoding)?;
-    let n = parsed.modulus.as_bytes();
-    let bits = bit_len(n);
-    if bits < MIN_RSA_BITS {
+/// Builds the key from the SPKI's modulus and exponent, checking the size bounds before any
+/// big-number work.
+fn public_key(key: &PublicKeyInfo<'_>) -> Result<RsaPublicKey, CryptoError> {
+    let (
+        PublicKey::Rsa {
+            modulus, exponent, ..
+        },
+        KeyKind::Rsa { modulus_bits, .. },
+    ) = (key.key, key.kind())
+    else {
+        return Err(CryptoError::UnsupportedAlgorithm);
+    };
+    if modulus_bits < MIN_RSA_BITS {
         return Err(CryptoError::KeyTooSmall);
     }
-    if bits > MAX_RSA_BITS {
+    if modulus_bits > MAX_RSA_BITS {
         return Err(CryptoError::KeyTooLarge);
     }
-    let e = parsed.public_exponent.as_bytes();
-    if e.len() > 8 {
+    if exponent.len() > 8 {
         return Err(CryptoError::InvalidPublicKey);
     }
     RsaPublicKey::new_with_max_size(
-        BigUint::from_bytes_be(n),
-        BigUint::from_bytes_be(e),
+        BigUint::from_bytes_be(modulus),
+        BigUint::from_bytes_be(exponent),
         MAX_RSA_BITS,
     )
     .map_err(|_| CryptoError::InvalidPublicKey)
@@ -79,11 +66,11 @@ where
 
 pub(super) fn verify(
     alg: VerifyAlgorithm,
-    key: &PublicKey<'_>,
+    key: &PublicKeyInfo<'_>,
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), CryptoError> {
-    let PublicKey::Rsa { der, pss_only } = key else {
+    let PublicKey::Rsa { pss_only, .. } = key.key else {
         return Err(CryptoError::UnsupportedAlgorithm);
     };
     let is_pss = matches!(
@@ -92,10 +79,10 @@ pub(super) fn verify(
             | VerifyAlgorithm::RsaPssSha384
             | VerifyAlgorithm::RsaPssSha512
     );
-    if *pss_only && !is_pss {
+    if pss_only && !is_pss {
         return Err(CryptoError::UnsupportedAlgorithm);
     }
-    let key = public_key(der)?;
+    let key = public_key(key)?;
     match alg {
         VerifyAlgorithm::RsaPkcs1Sha256 => pkcs1::<Sha256>(key, message, signature),
         VerifyAlgorithm::RsaPkcs1Sha384 => pkcs1::<Sha384>(key, message, signature),

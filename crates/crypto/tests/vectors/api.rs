@@ -7,19 +7,7 @@ use burrow_crypto::kx::{Group, KeyShare};
 use burrow_crypto::sig::{self, VerifyAlgorithm};
 use burrow_crypto::CryptoError;
 
-fn der(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let n = body.len();
-    if n < 0x80 {
-        out.push(n as u8);
-    } else if n < 0x100 {
-        out.extend([0x81, n as u8]);
-    } else {
-        out.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    out.extend_from_slice(body);
-    out
-}
+use burrow_der::writer::tlv as der;
 
 /// An rsaEncryption SPKI around modulus `n` (big-endian, no sign byte) and exponent 65537.
 fn rsa_spki(n: &[u8]) -> Vec<u8> {

@@ -164,16 +164,7 @@ impl Server {
 
     /// A minimal certificate holding the Ed25519 key (enough for SPKI extraction).
     pub(crate) fn certificate_der(&self) -> Vec<u8> {
-        fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-            let mut v = vec![tag];
-            if body.len() < 128 {
-                v.push(body.len() as u8);
-            } else {
-                v.extend_from_slice(&[0x82, (body.len() >> 8) as u8, body.len() as u8]);
-            }
-            v.extend_from_slice(body);
-            v
-        }
+        use burrow_der::writer::tlv;
         let oid = tlv(0x06, &[0x2b, 0x65, 0x70]);
         let alg = tlv(0x30, &oid);
         let mut bits = vec![0u8];

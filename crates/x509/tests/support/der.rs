@@ -1,41 +1,9 @@
-//! A tiny DER writer for synthetic certificates and OCSP responses (test-only; the shapes the
-//! tests need, nothing general). Lengths up to 64 KiB.
-#![allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+//! The shapes of synthetic certificates and OCSP responses the tests need, over burrow-der's
+//! writer (test-only).
 
-/// One element: tag, minimal length, contents.
-pub fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let n = body.len();
-    if n < 0x80 {
-        out.push(n as u8);
-    } else if n < 0x100 {
-        out.extend([0x81, n as u8]);
-    } else {
-        out.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    out.extend_from_slice(body);
-    out
-}
-
-/// A SEQUENCE of the parts, concatenated.
-pub fn seq(parts: &[&[u8]]) -> Vec<u8> {
-    tlv(0x30, &parts.concat())
-}
-
-/// An OBJECT IDENTIFIER from its contents bytes.
-pub fn oid(bytes: &[u8]) -> Vec<u8> {
-    tlv(0x06, bytes)
-}
-
-/// A BIT STRING with no unused bits.
-pub fn bit_string(b: &[u8]) -> Vec<u8> {
-    tlv(0x03, &[&[0u8][..], b].concat())
-}
-
-/// An OCTET STRING.
-pub fn octets(b: &[u8]) -> Vec<u8> {
-    tlv(0x04, b)
-}
+// Each test binary (and the unit tests) uses its own subset.
+#[allow(unused_imports)]
+pub use burrow_der::writer::{bit_string, octet_string as octets, oid, seq, tlv};
 
 /// A Name with one RDN holding one commonName (UTF8String).
 pub fn cn_name(cn: &str) -> Vec<u8> {

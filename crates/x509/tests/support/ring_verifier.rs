@@ -5,31 +5,17 @@ use burrow_x509::{SignatureAlgorithm, SignatureFailure, SignatureRequest, Signat
 /// Verifies with ring.
 pub(crate) struct RingVerifier;
 
-/// The subjectPublicKey BIT STRING contents of a DER SPKI (tiny, test-only parser).
+/// The subjectPublicKey BIT STRING contents of a DER SPKI.
 fn spki_key_bits(spki: &[u8]) -> Option<&[u8]> {
-    fn tlv(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-        let (&tag, rest) = b.split_first()?;
-        let (&l0, rest) = rest.split_first()?;
-        let (len, rest) = if l0 < 0x80 {
-            (usize::from(l0), rest)
-        } else {
-            let n = usize::from(l0 & 0x7f);
-            let (lb, rest) = rest.split_at_checked(n)?;
-            (
-                lb.iter().fold(0usize, |a, &x| (a << 8) | usize::from(x)),
-                rest,
-            )
-        };
-        let (v, rest) = rest.split_at_checked(len)?;
-        Some((tag, v, rest))
-    }
-    let (_, seq, _) = tlv(spki)?;
-    let (_, _, rest) = tlv(seq)?;
-    let (tag, bits, _) = tlv(rest)?;
-    if tag != 0x03 {
-        return None;
-    }
-    bits.strip_prefix(&[0])
+    use burrow_der::{tag, Reader};
+    Reader::new(spki)
+        .exactly(|r| {
+            r.nested(tag::SEQUENCE, |s| {
+                s.read(tag::SEQUENCE)?;
+                s.read_bit_string_bytes()
+            })
+        })
+        .ok()
 }
 
 impl SignatureVerifier for RingVerifier {
