@@ -71,6 +71,11 @@ def refuse(connection, request):
         return connection.respond(HTTPStatus.FORBIDDEN, "no WebSocket here\n")
     return None
 
+def set_cookie(connection, request, response):
+    if request.path == "/cookie":
+        response.headers["Set-Cookie"] = "sid=abc123; Path=/"
+    return None
+
 def chat(ws, offered):
     return "chat" if "chat" in offered else None
 
@@ -80,7 +85,8 @@ async def main():
     tls.load_cert_chain(pki + "/leaf-p256.chain.pem", pki + "/leaf-p256.key")
     # The server would pick h2 if offered: the client's offer must be http/1.1 alone.
     tls.set_alpn_protocols(["h2", "http/1.1"])
-    common = dict(max_size=4 * 2**20, process_request=refuse, select_subprotocol=chat)
+    common = dict(max_size=4 * 2**20, process_request=refuse,
+                  process_response=set_cookie, select_subprotocol=chat)
     plain = await serve(handler, "127.0.0.1", 0, compression=None, **common)
     deflate = await serve(handler, "127.0.0.1", 0, **common)
     secure = await serve(handler, "127.0.0.1", 0, ssl=tls, **common)
@@ -425,6 +431,41 @@ fn the_upgrade_carries_host_user_agent_headers_and_protocol() {
         };
         assert!(!json.contains(&key), "a second WebSocket reused the nonce");
         close_with(&mut again, 1000).await;
+    });
+}
+
+#[test]
+fn the_cookie_jar_is_the_fetches_one() {
+    let Some(s) = servers("websocket cookies") else {
+        return;
+    };
+    run(async {
+        let mut cfg = config(&s, Via::Direct);
+        cfg.cookies = true;
+        let client = Client::new(TokioNet, cfg);
+        let url = format!("ws://127.0.0.1:{}/cookie", s.plain);
+        let mut ws = client
+            .websocket(&url, WebSocketOptions::default())
+            .await
+            .unwrap();
+        // The server's handler for /cookie ends at once: its Close, then the end.
+        assert!(matches!(ws.recv().await.unwrap(), Some(Event::Close(_))));
+        let url = format!("ws://127.0.0.1:{}/headers", s.plain);
+        let mut ws = client
+            .websocket(&url, WebSocketOptions::default())
+            .await
+            .unwrap();
+        let Message::Text(json) = next_message(&mut ws).await else {
+            panic!()
+        };
+        let fields = header_pairs(&json);
+        assert!(
+            fields
+                .iter()
+                .any(|(n, v)| n == "Cookie" && v == "sid=abc123"),
+            "{fields:?}"
+        );
+        close_with(&mut ws, 1000).await;
     });
 }
 
