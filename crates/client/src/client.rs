@@ -8,7 +8,9 @@
 //! * [`h1_exchange`]: one request and its response head over HTTP/1.1;
 //! * [`h2_exchange`]: one request and its response head on an HTTP/2 connection (the
 //!   connection driver itself is `crate::h2`);
-//! * [`response`]: the [`Response`] and its body, read and decoded as it arrives.
+//! * [`response`]: the [`Response`] and its body, read and decoded as it arrives;
+//! * [`websocket`]: `Client::websocket`, an HTTP/1.1 Upgrade on a connection made as a fetch
+//!   makes one, and the [`WebSocket`] driving burrow-ws over it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -27,9 +29,11 @@ mod h2_exchange;
 mod pool;
 mod request;
 mod response;
+mod websocket;
 
 pub(crate) use request::default_fields;
 pub use response::{Response, CHUNK_TARGET};
+pub use websocket::{WebSocket, WebSocketOptions};
 
 use pool::Pool;
 

@@ -63,6 +63,18 @@ pub(crate) struct ConnInfo {
     pub(crate) timings: Timings,
 }
 
+/// What a new connection is for, where that changes how it is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Purpose {
+    /// Offer only `http/1.1` in ALPN, whatever `http1_only` says (a WebSocket's Upgrade is
+    /// HTTP/1.1).
+    pub(crate) http1_only: bool,
+    /// Reach a plain `http` origin through an HTTP(S) proxy by a CONNECT tunnel rather than in
+    /// absolute-form: a WebSocket is not a request a proxy can forward (browsers tunnel `ws://`
+    /// too).
+    pub(crate) tunnel: bool,
+}
+
 /// The proxy to use for `origin`, after no_proxy.
 pub(crate) fn proxy_for<'a>(config: &'a ClientConfig, origin: &Origin) -> Option<&'a Proxy> {
     config
@@ -78,6 +90,7 @@ pub(crate) async fn connect<N: Net>(
     clock: &Clock,
     sessions: &SessionCache,
     scope: &SessionScope,
+    purpose: Purpose,
 ) -> Result<Connected<N::Stream>, Error> {
     let d = &config.deadlines;
     let proxy = proxy_for(config, origin);
@@ -109,7 +122,9 @@ pub(crate) async fn connect<N: Net>(
                     net,
                     Deadline::Proxy,
                     d.proxy,
-                    pin!(proxy_handshake(net, config, p, origin, tcp, &mut info)),
+                    pin!(proxy_handshake(
+                        net, config, p, origin, purpose, tcp, &mut info
+                    )),
                 )
                 .await??;
             info.timings.proxy = net.now_ms().saturating_sub(t1);
@@ -118,7 +133,7 @@ pub(crate) async fn connect<N: Net>(
     };
     let stream = if origin.https {
         let h1_only;
-        let settings = if config.http1_only {
+        let settings = if config.http1_only || purpose.http1_only {
             let mut s = config.tls.clone();
             s.alpn.retain(|p| p.as_slice() != b"h2");
             h1_only = s;
@@ -155,6 +170,7 @@ async fn proxy_handshake<N: Net>(
     config: &ClientConfig,
     p: &Proxy,
     origin: &Origin,
+    purpose: Purpose,
     mut tcp: N::Stream,
     info: &mut ConnInfo,
 ) -> Result<Hop<N::Stream>, Error> {
@@ -162,7 +178,7 @@ async fn proxy_handshake<N: Net>(
     let pc = config.proxy_connection;
     let ua = config.user_agent.as_deref();
     match p.scheme {
-        ProxyScheme::Http if !origin.https => {
+        ProxyScheme::Http if !origin.https && !purpose.tunnel => {
             info.absolute_form = Some(p.clone());
             Ok(Hop::tcp(tcp))
         }
@@ -179,7 +195,7 @@ async fn proxy_handshake<N: Net>(
                 .await
                 .map_err(Error::at_proxy)?;
             info.proxy_tls = Some(tls.info().clone());
-            let early = if origin.https {
+            let early = if origin.https || purpose.tunnel {
                 http_connect(&mut tls, &origin.host, origin.port, creds, pc, ua).await?
             } else {
                 info.absolute_form = Some(p.clone());

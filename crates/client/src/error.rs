@@ -227,6 +227,13 @@ pub enum Error {
     BadUrl(String),
     /// The request cannot be sent as given (bad header, body on a method that forbids it).
     BadRequest(&'static str),
+    /// A WebSocket failed (burrow-ws's error and code): its opening handshake
+    /// (`WS_HANDSHAKE_STATUS` for an answer other than 101, with the status in
+    /// [`burrow_ws::Kind::NotSwitchingProtocols`]; `WS_HANDSHAKE`), the open connection
+    /// (`WS_PROTOCOL`, `WS_INVALID_UTF8`, `WS_MESSAGE_TOO_BIG`, `WS_COMPRESSION`, `WS_FLOOD`,
+    /// `WS_ABNORMAL_CLOSURE`), or a call the caller got wrong (`WS_INVALID_ARGUMENT`,
+    /// `WS_CLOSED`).
+    WebSocket(burrow_ws::Error),
     /// The system random number generator failed.
     Rng,
     /// The runtime refused something (in a Worker: `connect()` to an address the platform
@@ -267,6 +274,7 @@ impl Error {
             Error::RedirectForbidden { .. } => "REDIRECT_FORBIDDEN",
             Error::BadUrl(_) => "BAD_URL",
             Error::BadRequest(_) => "BAD_REQUEST",
+            Error::WebSocket(e) => e.code(),
             Error::Rng => "RNG_FAILED",
             Error::Platform { code, .. } => code,
         }
@@ -302,6 +310,12 @@ impl Error {
             Error::BodyNotReplayable | Error::Redirect(_) | Error::RedirectForbidden { .. } => {
                 Phase::Redirect
             }
+            Error::WebSocket(e) => match e.scope() {
+                burrow_ws::Scope::Handshake => Phase::Headers,
+                // An open WebSocket's messages are its exchange's body.
+                burrow_ws::Scope::Connection => Phase::Body,
+                burrow_ws::Scope::Call => Phase::Request,
+            },
             Error::Platform { phase, .. } => *phase,
         }
     }
@@ -332,6 +346,7 @@ impl Error {
                 Class::Redirect
             }
             Error::BadUrl(_) => Class::Url,
+            Error::WebSocket(e) => ws_class(e),
             Error::Rng | Error::Platform { .. } => Class::Platform,
         }
     }
@@ -369,6 +384,17 @@ impl Error {
             }
             other => other,
         }
+    }
+}
+
+/// A WebSocket error's class: the caller's call, a bound, a lost connection, or the server
+/// breaking the protocol.
+fn ws_class(e: &burrow_ws::Error) -> Class {
+    match (e.scope(), e.kind()) {
+        (burrow_ws::Scope::Call, _) => Class::Usage,
+        (_, burrow_ws::Kind::MessageTooBig) => Class::TooLarge,
+        (_, burrow_ws::Kind::AbnormalClosure) => Class::ConnectionLost,
+        _ => Class::Http,
     }
 }
 
@@ -530,6 +556,7 @@ fn write_message(
         ),
         Error::BadUrl(m) => write!(f, "{code}: {m}"),
         Error::BadRequest(m) => write!(f, "{code}: {m}"),
+        Error::WebSocket(w) => write_websocket(f, code, w),
         Error::Rng => write!(f, "{code}: the system random number generator failed"),
         Error::Platform { message, .. } => write!(f, "{code}: {message}"),
     }
@@ -555,6 +582,19 @@ fn write_http1(f: &mut fmt::Formatter<'_>, code: &str, e: &burrow_h1::Error) -> 
         other => return write!(f, "{other}"),
     }?;
     f.write_str(", over burrow's bound")
+}
+
+/// burrow-ws's message, but a refused Upgrade said with its status.
+fn write_websocket(f: &mut fmt::Formatter<'_>, code: &str, w: &burrow_ws::Error) -> fmt::Result {
+    match w.kind() {
+        burrow_ws::Kind::NotSwitchingProtocols { status } => write!(
+            f,
+            "{code}: the server answered the WebSocket handshake with status {status}, not 101 \
+             Switching Protocols; check the URL, the credentials in the headers, and that the \
+             server speaks WebSocket there"
+        ),
+        _ => write!(f, "{code}: {w}"),
+    }
 }
 
 fn write_certificate(
@@ -673,6 +713,13 @@ mod tests {
 
     fn io(kind: std::io::ErrorKind) -> std::io::Error {
         std::io::Error::new(kind, "x")
+    }
+
+    /// burrow-ws's error for a 403 answer to the Upgrade.
+    fn refused_upgrade() -> burrow_ws::Error {
+        burrow_ws::Handshake::new([7; 16])
+            .check_response(403, std::iter::empty())
+            .unwrap_err()
     }
 
     fn h2_errors() -> (burrow_h2::Error, burrow_h2::Error) {
@@ -857,6 +904,12 @@ mod tests {
             (Error::BadRequest("x"), "BAD_REQUEST", P::Request, C::Usage),
             (Error::Rng, "RNG_FAILED", P::Tls, C::Platform),
             (
+                Error::WebSocket(refused_upgrade()),
+                "WS_HANDSHAKE_STATUS",
+                P::Headers,
+                C::Http,
+            ),
+            (
                 Error::Platform {
                     code: "CLIENT_CLOSED",
                     phase: P::Request,
@@ -901,6 +954,7 @@ mod tests {
             | Error::RedirectForbidden { .. }
             | Error::BadUrl(_)
             | Error::BadRequest(_)
+            | Error::WebSocket(_)
             | Error::Rng
             | Error::Platform { .. } => true,
         }
@@ -930,7 +984,7 @@ mod tests {
                     .to_string()
             })
             .collect();
-        assert_eq!(kinds.len(), 22, "{kinds:?}");
+        assert_eq!(kinds.len(), 23, "{kinds:?}");
     }
 
     #[test]

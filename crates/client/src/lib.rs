@@ -6,6 +6,8 @@
 //! * HTTP/1.1 by burrow-h1, keep-alive pool per origin, one safe retry of an idempotent
 //!   request that met a connection the server had already closed.
 //! * Proxies: HTTP CONNECT, HTTPS, SOCKS5/socks5h, absolute-form for plain http, no_proxy.
+//! * WebSockets ([`Client::websocket`]): RFC 6455 over an HTTP/1.1 Upgrade through the same
+//!   proxies, trust and identity, by burrow-ws.
 //! * Deadlines per phase ([`Deadlines`]), body cap, redirects ([`RedirectMode`] per client
 //!   and per request, limits by [`RedirectPolicy`]).
 //!
@@ -36,7 +38,7 @@ mod trust;
 pub use burrow_proxy::{
     connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
 };
-pub use client::{uses_proxy, Client, Response, CHUNK_TARGET};
+pub use client::{uses_proxy, Client, Response, WebSocket, WebSocketOptions, CHUNK_TARGET};
 pub use config::{
     ClientConfig, Decompress, RedirectMode, RedirectPolicy, DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_IDLE_PER_ORIGIN,
@@ -59,6 +61,9 @@ pub use trust::{alert_for, CertReport, Judge, Trust, Verdict};
 /// Re-exported from burrow-handshake: the ClientHello profile, and the registries whose code
 /// points [`TlsInfo`] reports (`CipherSuite(info.cipher_suite).name()`).
 pub use burrow_handshake::{CipherSuite, NamedGroup, Profile, ProtocolVersion};
+/// burrow-ws, the WebSocket codec [`WebSocket`] drives: its events, messages, close frames,
+/// configuration and errors ([`Error::WebSocket`]).
+pub use burrow_ws as ws;
 /// Re-exported from burrow-x509: the revocation policy, the staple verdict, and why a
 /// certificate was rejected ([`Error::Certificate`]).
 pub use burrow_x509::{Error as CertificateError, Revocation, StapleStatus};

@@ -8,7 +8,7 @@ use burrow_cookies::redirect::{is_followed_status, next_request};
 use super::response::Response;
 use super::Client;
 use crate::config::{ClientConfig, RedirectMode};
-use crate::connect::{connect, Origin};
+use crate::connect::{connect, Origin, Purpose};
 use crate::deadline::Clock;
 use crate::error::Error;
 use crate::h2::H2Conn;
@@ -58,7 +58,7 @@ impl<N: Net> Client<N> {
     }
 
     /// The jar's `Cookie` value for `req`, unless cookies are off or the caller set one.
-    fn jar_header(&self, req: &Request, now_s: i64) -> Option<String> {
+    pub(super) fn jar_header(&self, req: &Request, now_s: i64) -> Option<String> {
         let jar = self.inner.jar.as_ref()?;
         if req
             .headers
@@ -70,7 +70,7 @@ impl<N: Net> Client<N> {
         jar.borrow_mut().cookie_header(&req.url, now_s)
     }
 
-    fn store_cookies(&self, url: &url::Url, headers: &[(String, String)], now_s: i64) {
+    pub(super) fn store_cookies(&self, url: &url::Url, headers: &[(String, String)], now_s: i64) {
         let Some(jar) = self.inner.jar.as_ref() else {
             return;
         };
@@ -116,6 +116,7 @@ impl<N: Net> Client<N> {
                         clock,
                         &self.inner.sessions,
                         &self.inner.scope,
+                        Purpose::default(),
                     )
                     .await?;
                     (c.stream, c.info)
