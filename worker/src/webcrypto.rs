@@ -18,8 +18,9 @@ use std::rc::Rc;
 
 use burrow_client::{CryptoOffload, InlineOffload, LocalFuture, RecordKey};
 use burrow_crypto::aead::AeadAlgorithm;
-use burrow_crypto::sig::VerifyAlgorithm;
+use burrow_crypto::sig::{KeyKind, PublicKeyInfo, VerifyAlgorithm};
 use burrow_crypto::CryptoError;
+use burrow_der::{tag, Reader};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -323,18 +324,6 @@ fn sig_params(alg: VerifyAlgorithm) -> Result<(JsValue, JsValue), JsValue> {
     }
 }
 
-fn is_rsa(alg: VerifyAlgorithm) -> bool {
-    matches!(
-        alg,
-        VerifyAlgorithm::RsaPkcs1Sha256
-            | VerifyAlgorithm::RsaPkcs1Sha384
-            | VerifyAlgorithm::RsaPkcs1Sha512
-            | VerifyAlgorithm::RsaPssSha256
-            | VerifyAlgorithm::RsaPssSha384
-            | VerifyAlgorithm::RsaPssSha512
-    )
-}
-
 /// ECDSA field size in bytes, for the DER → IEEE P1363 (`r || s`) conversion WebCrypto needs.
 fn ecdsa_len(alg: VerifyAlgorithm) -> Option<usize> {
     match alg {
@@ -393,9 +382,13 @@ impl CryptoOffload for WebCrypto {
         signature: &'a [u8],
     ) -> LocalFuture<'a, Result<(), CryptoError>> {
         Box::pin(async move {
-            if is_rsa(algorithm) {
-                rsa_size_ok(spki)?;
+            // The key is parsed once, by burrow-crypto (the owner of "key + algorithm"): its
+            // type and curve must fit `algorithm`, and an RSA key burrow-crypto's size policy.
+            let key = PublicKeyInfo::parse(spki)?;
+            if !key.can_sign(algorithm) {
+                return Err(CryptoError::UnsupportedAlgorithm);
             }
+            rsa_size_ok(&key)?;
             let sig = match ecdsa_len(algorithm) {
                 Some(n) => der_to_p1363(signature, n).ok_or(CryptoError::BadSignature)?,
                 None => signature.to_vec(),
@@ -411,7 +404,7 @@ impl CryptoOffload for WebCrypto {
                 }
                 None => {
                     self.bump(|c| c.inline_verifies = c.inline_verifies.saturating_add(1));
-                    burrow_crypto::sig::verify(algorithm, spki, message, signature)
+                    key.verify(algorithm, message, signature)
                 }
             }
         })
@@ -447,20 +440,18 @@ impl WebCrypto {
     }
 }
 
-/// DER `Ecdsa-Sig-Value` → fixed-size `r || s`. Strict: minimal INTEGERs, positive, each
-/// at most `n` bytes, nothing trailing (`None` otherwise: the signature is refused).
+/// DER `Ecdsa-Sig-Value` → fixed-size `r || s`. Strict (burrow-der): minimal lengths and
+/// INTEGERs, positive and nonzero, each at most `n` bytes, nothing trailing (`None` otherwise:
+/// the signature is refused).
 pub fn der_to_p1363(der: &[u8], n: usize) -> Option<Vec<u8>> {
-    let (&tag, rest) = der.split_first()?;
-    if tag != 0x30 {
-        return None;
-    }
-    let (len, body) = der_len(rest)?;
-    if body.len() != len {
-        return None;
-    }
-    let (r, rest) = der_uint(body)?;
-    let (s, rest) = der_uint(rest)?;
-    if !rest.is_empty() || r.len() > n || s.len() > n || r.is_empty() || s.is_empty() {
+    let (r, s) = Reader::new(der)
+        .exactly(|d| {
+            d.nested(tag::SEQUENCE, |v| {
+                Ok((v.read_unsigned_integer()?, v.read_unsigned_integer()?))
+            })
+        })
+        .ok()?;
+    if r.len() > n || s.len() > n || r == [0] || s == [0] {
         return None;
     }
     let mut out = vec![0u8; n.checked_mul(2)?];
@@ -470,89 +461,106 @@ pub fn der_to_p1363(der: &[u8], n: usize) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// A DER length (short form, or one/two length bytes) and what follows it.
-fn der_len(b: &[u8]) -> Option<(usize, &[u8])> {
-    let (&first, rest) = b.split_first()?;
-    match first {
-        0..=0x7f => Some((usize::from(first), rest)),
-        0x81 => {
-            let (&l, rest) = rest.split_first()?;
-            (l >= 0x80).then_some((usize::from(l), rest))
-        }
-        0x82 => {
-            let (&[hi, lo], rest) = rest.split_first_chunk::<2>()?;
-            let l = usize::from(u16::from_be_bytes([hi, lo]));
-            (l >= 0x100).then_some((l, rest))
-        }
-        _ => None,
-    }
-}
-
-/// A DER INTEGER that must be positive, as its magnitude without the sign byte.
-fn der_uint(b: &[u8]) -> Option<(&[u8], &[u8])> {
-    let (&tag, rest) = b.split_first()?;
-    if tag != 0x02 {
-        return None;
-    }
-    let (len, rest) = der_len(rest)?;
-    let (v, rest) = rest.split_at_checked(len)?;
-    let (&first, tail) = v.split_first()?;
-    if first & 0x80 != 0 {
-        return None; // negative
-    }
-    if first == 0 {
-        // Only a sign byte may lead with zero, and then the next byte has its top bit set.
-        match tail.first() {
-            Some(&b) if b & 0x80 != 0 => Some((tail, rest)),
-            _ => None,
-        }
-    } else {
-        Some((v, rest))
-    }
-}
-
-/// burrow-crypto's RSA policy (2048..=8192-bit moduli), applied before WebCrypto sees the key.
-fn rsa_size_ok(spki: &[u8]) -> Result<(), CryptoError> {
-    let bits = rsa_modulus_bits(spki).ok_or(CryptoError::InvalidPublicKey)?;
-    if bits < burrow_crypto::sig::MIN_RSA_BITS {
+/// burrow-crypto's RSA policy (2048..=8192-bit moduli), applied before WebCrypto sees the key
+/// (which would accept smaller ones). Other keys pass.
+fn rsa_size_ok(key: &PublicKeyInfo<'_>) -> Result<(), CryptoError> {
+    let KeyKind::Rsa { modulus_bits, .. } = key.kind() else {
+        return Ok(());
+    };
+    if modulus_bits < burrow_crypto::sig::MIN_RSA_BITS {
         return Err(CryptoError::KeyTooSmall);
     }
-    if bits > burrow_crypto::sig::MAX_RSA_BITS {
+    if modulus_bits > burrow_crypto::sig::MAX_RSA_BITS {
         return Err(CryptoError::KeyTooLarge);
     }
     Ok(())
 }
 
-/// The modulus size of an RSA SubjectPublicKeyInfo: SEQUENCE { AlgorithmIdentifier,
-/// BIT STRING { SEQUENCE { INTEGER n, INTEGER e } } }.
-fn rsa_modulus_bits(spki: &[u8]) -> Option<usize> {
-    let body = der_expect(spki, 0x30)?;
-    let (_, after_alg) = der_take(body, 0x30)?;
-    let (bits, _) = der_take(after_alg, 0x03)?;
-    let (&unused, key) = bits.split_first()?;
-    if unused != 0 {
-        return None;
-    }
-    let (n, _) = der_uint(der_expect(key, 0x30)?)?;
-    let (&top, _) = n.split_first()?;
-    let lead = usize::try_from(top.leading_zeros()).ok()?;
-    n.len().checked_mul(8)?.checked_sub(lead)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The contents of the element with `tag` at the start of `b`, and what follows it.
-fn der_take(b: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
-    let (&t, rest) = b.split_first()?;
-    if t != tag {
-        return None;
+    /// One DER element (test input only; lengths below 64 KiB). burrow-der's writer is not a
+    /// dependency of this crate's tests.
+    fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
+        let [hi, lo] = u16::try_from(body.len()).unwrap().to_be_bytes();
+        let mut v = vec![tag];
+        match (hi, lo) {
+            (0, 0..=0x7f) => v.push(lo),
+            (0, _) => v.extend([0x81, lo]),
+            _ => v.extend([0x82, hi, lo]),
+        }
+        v.extend_from_slice(body);
+        v
     }
-    let (len, rest) = der_len(rest)?;
-    rest.split_at_checked(len)
-}
 
-/// The contents of `b`, which must be exactly one element with `tag`.
-fn der_expect(b: &[u8], tag: u8) -> Option<&[u8]> {
-    match der_take(b, tag)? {
-        (body, []) => Some(body),
-        _ => None,
+    fn ecdsa_sig(r: &[u8], s: &[u8]) -> Vec<u8> {
+        tlv(0x30, &[tlv(0x02, r), tlv(0x02, s)].concat())
+    }
+
+    #[test]
+    fn p1363_pads_and_strips_the_sign_octet() {
+        let sig = ecdsa_sig(&[0x00, 0x80, 0x01], &[0x05]);
+        let out = der_to_p1363(&sig, 4).unwrap();
+        assert_eq!(out, [0, 0, 0x80, 0x01, 0, 0, 0, 0x05]);
+    }
+
+    #[test]
+    fn p1363_refuses_what_is_not_strict_der() {
+        let ok = ecdsa_sig(&[0x01], &[0x02]);
+        assert!(der_to_p1363(&ok, 32).is_some());
+        // Non-minimal INTEGER, negative, zero, too long for the curve, trailing data, and a
+        // non-minimal length on the SEQUENCE.
+        for bad in [
+            ecdsa_sig(&[0x00, 0x01], &[0x02]),
+            ecdsa_sig(&[0x81], &[0x02]),
+            ecdsa_sig(&[0x00], &[0x02]),
+            ecdsa_sig(&[0x01; 33], &[0x02]),
+            [ok.clone(), vec![0]].concat(),
+            [&[0x30, 0x81, 0x06][..], &ok[2..]].concat(),
+        ] {
+            assert_eq!(der_to_p1363(&bad, 32), None, "{bad:02x?}");
+        }
+    }
+
+    fn rsa_spki(modulus: &[u8]) -> Vec<u8> {
+        // rsaEncryption with NULL parameters.
+        let alg = tlv(
+            0x30,
+            &[
+                tlv(
+                    0x06,
+                    &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01],
+                ),
+                vec![0x05, 0x00],
+            ]
+            .concat(),
+        );
+        let key = tlv(
+            0x30,
+            &[tlv(0x02, modulus), tlv(0x02, &[0x01, 0x00, 0x01])].concat(),
+        );
+        tlv(
+            0x30,
+            &[alg, tlv(0x03, &[&[0x00][..], &key].concat())].concat(),
+        )
+    }
+
+    #[test]
+    fn rsa_size_policy_before_webcrypto() {
+        let size = |n: &[u8]| rsa_size_ok(&PublicKeyInfo::parse(&rsa_spki(n))?);
+        let mut n2048 = vec![0x00, 0x80];
+        n2048.extend([0x11; 255]);
+        assert_eq!(size(&n2048), Ok(()));
+        let mut n2047 = vec![0x7f];
+        n2047.extend([0x11; 255]);
+        assert_eq!(size(&n2047), Err(CryptoError::KeyTooSmall));
+        let mut n8193 = vec![0x01];
+        n8193.extend([0x11; 1024]);
+        assert_eq!(size(&n8193), Err(CryptoError::KeyTooLarge));
+        // A non-minimal modulus (redundant zero octet) is not DER.
+        let mut padded = vec![0x00, 0x00, 0x80];
+        padded.extend([0x11; 255]);
+        assert_eq!(size(&padded), Err(CryptoError::BadEncoding));
     }
 }

@@ -9,39 +9,9 @@ use crate::oid;
 use crate::Error;
 use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
-/// A signature scheme bound to a key type (mirrors `burrow_crypto::sig::VerifyAlgorithm`).
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SignatureAlgorithm {
-    /// ECDSA over P-256 with SHA-256.
-    EcdsaP256Sha256,
-    /// ECDSA over P-256 with SHA-384.
-    EcdsaP256Sha384,
-    /// ECDSA over P-384 with SHA-256.
-    EcdsaP384Sha256,
-    /// ECDSA over P-384 with SHA-384.
-    EcdsaP384Sha384,
-    /// ECDSA over P-521 with SHA-256.
-    EcdsaP521Sha256,
-    /// ECDSA over P-521 with SHA-384.
-    EcdsaP521Sha384,
-    /// ECDSA over P-521 with SHA-512.
-    EcdsaP521Sha512,
-    /// RSASSA-PKCS1-v1_5 with SHA-256.
-    RsaPkcs1Sha256,
-    /// RSASSA-PKCS1-v1_5 with SHA-384.
-    RsaPkcs1Sha384,
-    /// RSASSA-PKCS1-v1_5 with SHA-512.
-    RsaPkcs1Sha512,
-    /// RSASSA-PSS, MGF1 with the same hash, salt = hash length, SHA-256.
-    RsaPssSha256,
-    /// RSASSA-PSS with SHA-384.
-    RsaPssSha384,
-    /// RSASSA-PSS with SHA-512.
-    RsaPssSha512,
-    /// Ed25519.
-    Ed25519,
-}
+/// A signature scheme bound to a key type: burrow-crypto's own [`VerifyAlgorithm`] (one enum
+/// for the handshake, the validator and the Worker, so no mapping between them can drift).
+pub use burrow_crypto::sig::VerifyAlgorithm as SignatureAlgorithm;
 
 /// One signature to check: plain data, no references into the validator's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
