@@ -183,6 +183,7 @@ impl RawClient {
                 let Some(http) = http else {
                     return Err(error_value(&client_closed(), None));
                 };
+                context.check().map_err(|e| error_value(&e, None))?;
                 let mut req = Request::new(&method, &url).map_err(|e| error_value(&e, None))?;
                 req.redirect_mode = redirect;
                 for pair in headers.iter() {
@@ -200,11 +201,9 @@ impl RawClient {
                         JsBody::stream(&stream, None).map_err(|e| error_value(&e, None))?,
                     );
                 }
-                let result = token
-                    .guard(setup::fetch(&http, &context, req))
-                    .await
-                    .ok_or_else(abort_value)?;
-                let resp = result.map_err(|e| error_value(&e, None))?;
+                let result = token.guard(http.fetch(req)).await.ok_or_else(abort_value)?;
+                let resp =
+                    result.map_err(|e| error_value(&setup::fetch_error(&context, e), None))?;
                 Ok(RawResponse::new(resp, token).into())
             })
         }))

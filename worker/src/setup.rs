@@ -130,22 +130,15 @@ fn pending_heads(configured: Option<usize>) -> usize {
     configured.map_or(MAX_PENDING_HEADS, |n| n.clamp(1, MAX_PENDING_HEADS))
 }
 
-/// Sends `req` on `http`, whose sockets belong to `context`: refused at once once the runtime
-/// has said the context is another request's, and a failure caused by that refusal reported
-/// as `CROSS_REQUEST` rather than as the socket error it surfaced as.
-pub(crate) async fn fetch(
-    http: &Http,
-    context: &RequestContext,
-    req: burrow_client::Request,
-) -> Result<burrow_client::Response<WorkerNet>, Error> {
-    context.check()?;
-    http.fetch(req).await.map_err(|e| {
-        if context.is_foreign() {
-            cross_request_error()
-        } else {
-            e
-        }
-    })
+/// A fetch's failure as the caller hears it: once the runtime has refused the client's context
+/// (a socket of another request), `CROSS_REQUEST` rather than the socket error it surfaced as.
+/// (Each API checks [`RequestContext::check`] before sending, and maps the failure with this.)
+pub(crate) fn fetch_error(context: &RequestContext, e: Error) -> Error {
+    if context.is_foreign() {
+        cross_request_error()
+    } else {
+        e
+    }
 }
 
 #[cfg(test)]

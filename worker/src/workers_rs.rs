@@ -154,7 +154,14 @@ impl Client {
     /// [`Response`]. Dropping the future gives up the fetch.
     pub async fn fetch(&self, req: impl IntoRequest) -> Result<Response, Error> {
         let req = req.into_request()?;
-        let resp = setup::fetch(&self.core.http, &self.core.context, req).await?;
+        let context = &self.core.context;
+        context.check()?;
+        let resp = self
+            .core
+            .http
+            .fetch(req)
+            .await
+            .map_err(|e| setup::fetch_error(context, e))?;
         Ok(Response {
             inner: Box::new(resp),
         })
