@@ -98,6 +98,9 @@ async function inWorkerd() {
         const sha = hash.digest("hex");
         const size = fs.statSync(path.join(state, "www", file)).size;
         const decoded = r.headers.get("x-burrow-decoded");
+        // burrow decoded /1m and said so. (That the Worker's answer drops the origin's
+        // Content-Encoding is not observable here: kept, the runtime would gzip the decoded body
+        // itself and, for an identity caller, undo it; the bytes are what is checked.)
         const coded = file === "1m" ? decoded === "gzip" && r.headers.get("content-encoding") === null : decoded === "";
         const proxied = r.headers.get("x-burrow-proxied");
         check(
