@@ -8,27 +8,23 @@
 
 use std::cell::{Cell, RefCell};
 use std::future::{poll_fn, Future};
-use std::io;
-use std::pin::{pin, Pin};
+use std::pin::pin;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
-use crate::exec::{awaited, from_js, spawn_promise};
-use burrow_client::{
-    Body, BodySource, BodyStream, Client as HttpClient, Error, Offload, Phase, Request, Response,
-    SessionCache, StapleStatus, TlsInfo,
-};
+use crate::exec::{from_js, spawn_promise};
+use burrow_client::{Body, Error, Phase, Request, Response, StapleStatus, TlsInfo};
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::context::RequestContext;
-use crate::net::{ignore_rejection, js_io, read_result, Reader, WorkerNet};
+use crate::js_body::JsBody;
+use crate::net::WorkerNet;
 use crate::num::{u64_to_js, unix_secs_to_js_ms, usize_to_js};
-use crate::options::{self, present, Sessions};
+use crate::options::{self, present};
+use crate::setup::{self, Core, Http};
 use crate::webcrypto::WebCrypto;
-
-type Http = HttpClient<WorkerNet>;
 
 fn set(o: &Object, k: &str, v: impl Into<JsValue>) {
     // Setting a plain property on a fresh object cannot fail.
@@ -132,46 +128,6 @@ impl AbortToken {
     }
 }
 
-/// A request body read from a JS `ReadableStream` (never buffered whole).
-struct JsBody {
-    reader: Reader,
-}
-
-impl BodySource for JsBody {
-    fn next_piece(&mut self) -> Pin<Box<dyn Future<Output = io::Result<Option<Vec<u8>>>> + '_>> {
-        Box::pin(async move {
-            let p = self.reader.read().map_err(|e| js_io(&e))?;
-            let r = awaited(&p).await.map_err(|e| js_io(&e))?;
-            let (done, v) = read_result(&r);
-            if done {
-                return Ok(None);
-            }
-            match v.dyn_ref::<Uint8Array>() {
-                Some(a) => Ok(Some(a.to_vec())),
-                None => Err(io::Error::other(
-                    "the request body stream gave something that is not a Uint8Array",
-                )),
-            }
-        })
-    }
-}
-
-impl Drop for JsBody {
-    fn drop(&mut self) {
-        if let Ok(p) = self.reader.cancel_reader() {
-            ignore_rejection(&p);
-        }
-    }
-}
-
-thread_local! {
-    /// TLS session tickets every client of this isolate shares (option `sessionCache`,
-    /// default `"isolate"`). Tickets are plain data, not I/O objects, so unlike sockets they
-    /// may serve a later request's client; [`SessionCache`] keeps sessions made with other
-    /// settings, proxies or origins apart.
-    static ISOLATE_SESSIONS: SessionCache = SessionCache::new();
-}
-
 /// burrow's HTTP client for JS (wrapped by `Client` in `burrow.mjs`).
 #[wasm_bindgen]
 pub struct RawClient {
@@ -186,30 +142,14 @@ impl RawClient {
     #[wasm_bindgen(constructor)]
     pub fn new(options: &JsValue) -> Result<RawClient, JsValue> {
         crate::install_panic_hook();
-        let mut o = options::parse(options)?;
-        let crypto = if o.offload {
-            Some(Rc::new(WebCrypto::new(true, true)?))
-        } else {
-            None
-        };
-        if let Some(c) = &crypto {
-            let c: Rc<dyn burrow_client::CryptoOffload> = Rc::<WebCrypto>::clone(c);
-            let off = Offload(c);
-            o.config.tls.offload = Some(off.clone());
-            o.config.proxy_tls.offload = Some(off);
-        }
-        let context = Rc::new(RequestContext::new());
-        let net = WorkerNet::new(o.connect, o.read_view, Rc::clone(&context));
+        let o = options::parse(options)?;
+        let Core {
+            http,
+            crypto,
+            context,
+        } = Core::new(o.connect, o.config)?;
         Ok(RawClient {
-            http: Rc::new(RefCell::new(Some(HttpClient::with_sessions(
-                net,
-                o.config,
-                match o.sessions {
-                    Sessions::Isolate => ISOLATE_SESSIONS.with(SessionCache::clone),
-                    Sessions::Client => SessionCache::new(),
-                    Sessions::Off => SessionCache::disabled(),
-                },
-            )))),
+            http: Rc::new(RefCell::new(Some(http))),
             crypto,
             context,
         })
@@ -257,31 +197,13 @@ impl RawClient {
                 if let Some(bytes) = body.dyn_ref::<Uint8Array>() {
                     req.body = Body::Bytes(Rc::new(bytes.to_vec()));
                 } else if present(&stream) {
-                    let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
-                        .ok()
-                        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                        .and_then(|f| f.call0(&stream).ok())
-                        .ok_or_else(|| {
-                            error_value(
-                                &Error::BadRequest("the request body stream cannot be read"),
-                                None,
-                            )
-                        })?;
-                    req.body = Body::Stream(BodyStream::new(
-                        JsBody {
-                            reader: reader.unchecked_into(),
-                        },
-                        None,
-                    ));
+                    req.body = Body::Stream(
+                        JsBody::stream(&stream, None).map_err(|e| error_value(&e, None))?,
+                    );
                 }
                 let result = token.guard(http.fetch(req)).await.ok_or_else(abort_value)?;
-                let resp = result.map_err(|e| {
-                    if context.is_foreign() {
-                        error_value(&crate::context::cross_request_error(), None)
-                    } else {
-                        error_value(&e, None)
-                    }
-                })?;
+                let resp =
+                    result.map_err(|e| error_value(&setup::fetch_error(&context, e), None))?;
                 Ok(RawResponse::new(resp, token).into())
             })
         }))

@@ -45,6 +45,8 @@ extern "C" {
     fn settle_into(promise: &Promise, key: f64, settle: &JsValue);
 }
 
+// The JS API's promises (`spawn_promise`): a Rust Worker awaits futures instead.
+#[cfg(feature = "js")]
 #[wasm_bindgen(inline_js = r#"
 const deferred = new Map();
 export function burrowDeferred(key) {
@@ -312,7 +314,8 @@ pub(crate) fn live() -> (usize, usize) {
     )
 }
 
-/// `future` as a JS promise, run on this executor.
+/// `future` as a JS promise, run on this executor (the JS API's fetches and body reads).
+#[cfg(feature = "js")]
 pub(crate) fn spawn_promise(
     future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> Promise {

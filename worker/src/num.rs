@@ -8,16 +8,19 @@
 
 /// A count, size or duration as a JS number: exact up to 2^53, past which JS cannot tell
 /// integers apart anyway (no counter here gets near it).
+#[cfg(feature = "js")]
 pub(crate) fn u64_to_js(n: u64) -> f64 {
     n as f64
 }
 
 /// [`u64_to_js`] for a `usize`.
+#[cfg(feature = "js")]
 pub(crate) fn usize_to_js(n: usize) -> f64 {
     n as f64
 }
 
 /// Seconds since the epoch (a certificate's `notAfter`) as a JS timestamp in milliseconds.
+#[cfg(feature = "js")]
 pub(crate) fn unix_secs_to_js_ms(secs: i64) -> f64 {
     secs as f64 * 1000.0
 }
@@ -29,11 +32,13 @@ pub(crate) fn js_to_u64(n: f64) -> u64 {
 }
 
 /// [`js_to_u64`] into a `u32`, saturating at `u32::MAX`.
+#[cfg(feature = "js")]
 pub(crate) fn js_to_u32(n: f64) -> u32 {
     n as u32
 }
 
 /// [`js_to_u64`] into a `usize`, saturating at `usize::MAX`.
+#[cfg(feature = "js")]
 pub(crate) fn js_to_usize(n: f64) -> usize {
     n as usize
 }

@@ -11,26 +11,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::net::DEFAULT_READ_VIEW;
+use crate::setup::{Config, Sessions};
 
 /// Everything the options object says.
 pub(crate) struct Options {
     pub(crate) connect: Function,
-    pub(crate) config: ClientConfig,
-    pub(crate) offload: bool,
-    pub(crate) read_view: usize,
-    pub(crate) sessions: Sessions,
-}
-
-/// Where a client's TLS session tickets go (option `sessionCache`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Sessions {
-    /// One cache for every client of this isolate (the default): the next request's client
-    /// resumes what this one's connection made, when made the same way.
-    Isolate,
-    /// The client's own: only its own later connections resume.
-    Client,
-    /// None: every connection makes a full handshake.
-    Off,
+    pub(crate) config: Config,
 }
 
 fn sessions(o: &JsValue) -> Result<Sessions, JsValue> {
@@ -291,15 +277,16 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
     } else if let Some(s) = string(o, "userAgent")? {
         c.user_agent = Some(s);
     }
-    // workerd: six connections per invocation may await response headers; the rest queue.
-    c.max_pending_heads = Some(6);
+    // The six-heads cap and the offload to both hops: `setup`, shared with the Rust API.
     let read_view = number(o, "readViewBytes")?.map_or(DEFAULT_READ_VIEW, js_to_usize);
     Ok(Options {
         connect,
-        config: c,
-        offload,
-        read_view,
-        sessions: sessions(o)?,
+        config: Config {
+            client: c,
+            offload,
+            read_view_bytes: read_view,
+            sessions: sessions(o)?,
+        },
     })
 }
 
