@@ -59,10 +59,16 @@ mod tests {
         assert_eq!(js_to_u64(-5.0), 0);
         assert_eq!(js_to_u64(f64::NAN), 0);
         assert_eq!(js_to_u64(f64::INFINITY), u64::MAX);
+        assert_eq!(js_len(u32::MAX), 4_294_967_295);
+    }
+
+    #[cfg(feature = "js")]
+    #[test]
+    fn js_api_conversions_saturate_and_scale() {
         assert_eq!(js_to_u32(1e12), u32::MAX);
         assert_eq!(js_to_usize(65536.5), 65536);
-        assert_eq!(js_len(u32::MAX), 4_294_967_295);
         assert_eq!(u64_to_js(1 << 53), 9_007_199_254_740_992.0);
+        assert_eq!(usize_to_js(7), 7.0);
         assert_eq!(unix_secs_to_js_ms(1_700_000_000), 1_700_000_000_000.0);
     }
 }
