@@ -1,4 +1,4 @@
-//! Signature verification with plain data in: SubjectPublicKeyInfo DER, message, signature.
+//! Signature verification (and, for client certificates, signing) with plain data in: SubjectPublicKeyInfo DER, message, signature.
 //!
 //! These are the same inputs WebCrypto's `importKey("spki")` + `verify` take, so a caller can run
 //! a verification here or hand it elsewhere.
@@ -6,11 +6,13 @@
 mod ec;
 mod ed25519;
 mod rsa;
+mod signing;
 mod spki;
 
 use crate::CryptoError;
 
 pub use self::rsa::{MAX_RSA_BITS, MIN_RSA_BITS};
+pub use self::signing::SigningKey;
 pub use self::spki::{tls13_algorithm, KeyKind, PublicKeyInfo};
 
 /// The signature algorithms TLS 1.2/1.3 certificate and handshake verification needs.
