@@ -1,6 +1,6 @@
 //! The connection's configuration.
 
-use crate::{Profile, SignatureCheck, Ticket};
+use crate::{ClientCertificate, Profile, SignatureCheck, Ticket};
 
 /// What the client is configured to do.
 #[derive(Clone, Debug)]
@@ -32,6 +32,10 @@ pub struct Config {
     /// clients, for decrypting a capture). Off by default: whoever reads the entries can decrypt
     /// the connection.
     pub key_log: bool,
+    /// The certificate to offer when the server sends a CertificateRequest (`None`: answer
+    /// with an empty Certificate). Its key stays with the caller, who signs on
+    /// [`Event::NeedSign`](crate::Event::NeedSign).
+    pub client_certificate: Option<ClientCertificate>,
 }
 
 impl Config {
@@ -46,6 +50,7 @@ impl Config {
             aead_offload: false,
             require_extended_master_secret: false,
             key_log: false,
+            client_certificate: None,
         }
     }
 }

@@ -227,6 +227,9 @@ impl Connection {
                         self.counts.warning_alert()?;
                         continue;
                     }
+                    if desc == AlertDescription::CERTIFICATE_REQUIRED {
+                        return Err(Error::ClientCertificateRequired);
+                    }
                     return Err(Error::PeerAlert(desc));
                 }
                 ContentType::CHANGE_CIPHER_SPEC => {
@@ -287,11 +290,33 @@ impl Connection {
         if let Some(e) = self.error {
             return Err(e);
         }
-        if !self.state.awaiting_answer() {
+        if !self.state.awaiting_answer() || self.state.awaiting_signature() {
             return Err(Error::Misuse);
         }
         let state = core::mem::replace(&mut self.state, State::Dead);
         match state.complete(answer) {
+            Ok(s) => {
+                self.state = s;
+                Ok(())
+            }
+            Err(e) => self.fail::<()>(e),
+        }
+    }
+
+    /// Answers the outstanding [`Event::NeedSign`]: the signature, or `None` when the key could
+    /// not sign (the connection fails with `TLS_CLIENT_SIGN_FAILED`).
+    pub fn complete_sign(&mut self, signature: Option<Vec<u8>>) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if !self.state.awaiting_signature() {
+            return Err(Error::Misuse);
+        }
+        let Some(signature) = signature else {
+            return self.fail(Error::ClientSigningFailed);
+        };
+        let state = core::mem::replace(&mut self.state, State::Dead);
+        match state.complete_sign(&signature, &mut self.wire) {
             Ok(s) => {
                 self.state = s;
                 Ok(())

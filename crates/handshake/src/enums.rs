@@ -122,6 +122,8 @@ registry! {
         SESSION_TICKET = 35 => "session_ticket",
         /// pre_shared_key.
         PRE_SHARED_KEY = 41 => "pre_shared_key",
+        /// certificate_authorities (RFC 8446 §4.2.4).
+        CERTIFICATE_AUTHORITIES = 47 => "certificate_authorities",
         /// early_data.
         EARLY_DATA = 42 => "early_data",
         /// supported_versions.

@@ -127,6 +127,11 @@ pub enum Error {
     SelectedUnperformable(Unperformable),
     /// A CompressedCertificate (RFC 8879) did not decompress to exactly its stated length.
     CertificateDecompression,
+    /// The server refused the handshake for want of a client certificate (TLS 1.3
+    /// certificate_required alert).
+    ClientCertificateRequired,
+    /// The caller could not sign the CertificateVerify ([`Event::NeedSign`](crate::Event)).
+    ClientSigningFailed,
 }
 
 impl Error {
@@ -171,6 +176,8 @@ impl Error {
             Self::ProfileUnperformable(_) => "TLS_PROFILE_UNPERFORMABLE",
             Self::SelectedUnperformable(_) => "TLS_SELECTED_UNPERFORMABLE",
             Self::CertificateDecompression => "TLS_CERT_DECOMPRESSION",
+            Self::ClientCertificateRequired => "TLS_CLIENT_CERT_REQUIRED",
+            Self::ClientSigningFailed => "TLS_CLIENT_SIGN_FAILED",
         }
     }
 
@@ -212,10 +219,12 @@ impl Error {
             Self::CertificateRejected(r) => r.alert,
             Self::Record(e) => return e.alert(),
             Self::MessageTooLarge => AlertDescription::DECODE_ERROR,
-            Self::Internal => AlertDescription::INTERNAL_ERROR,
-            Self::PeerAlert(_) | Self::Closed | Self::Misuse | Self::ProfileUnperformable(_) => {
-                return None
-            }
+            Self::Internal | Self::ClientSigningFailed => AlertDescription::INTERNAL_ERROR,
+            Self::PeerAlert(_)
+            | Self::ClientCertificateRequired
+            | Self::Closed
+            | Self::Misuse
+            | Self::ProfileUnperformable(_) => return None,
         })
     }
 }
@@ -309,6 +318,12 @@ impl fmt::Display for Error {
             Self::CertificateDecompression => f.write_str(
                 "the server's compressed certificate (RFC 8879) did not decompress to its stated length",
             ),
+            Self::ClientCertificateRequired => f.write_str(
+                "the server requires a client certificate (certificate_required alert); configure one (tls client_cert) that the server's CA accepts",
+            ),
+            Self::ClientSigningFailed => {
+                f.write_str("the client certificate's key could not sign the CertificateVerify")
+            }
             Self::SelectedUnperformable(u) => write!(
                 f,
                 "the server selected {u}, which the profile offers (allow_unperformable) but burrow cannot perform"

@@ -1,6 +1,6 @@
 //! What the connection hands the caller: events, the handshake's summary, traffic keys.
 
-use crate::{CipherSuite, NamedGroup, Ticket, VerifyRequest};
+use crate::{CipherSuite, NamedGroup, SignRequest, Ticket, VerifyRequest};
 use burrow_crypto::aead::AeadAlgorithm;
 use burrow_record::{OpenJob, SealJob};
 
@@ -38,6 +38,9 @@ pub enum Event {
     /// Validate the server's certificate chain; answer with
     /// [`Connection::complete`](crate::Connection::complete).
     NeedVerify(VerifyRequest),
+    /// Sign the CertificateVerify with the client certificate's key; answer with
+    /// [`Connection::complete_sign`](crate::Connection::complete_sign).
+    NeedSign(SignRequest),
     /// The handshake finished; application data may flow.
     HandshakeDone(HandshakeSummary),
     /// Application data from the server: this many bytes are lent at

@@ -8,7 +8,8 @@ pub fn parse_handshake_messages(data: &[u8]) {
     let _ = crate::messages::certificate(data);
     let _ = crate::messages::certificate_verify(data);
     let _ = crate::messages::new_session_ticket(data);
-    let _ = crate::messages::certificate_request(data);
+    let _ = crate::client_auth::certificate_request13(data);
+    let _ = crate::client_auth::certificate_request12(data);
     let _ = crate::messages::key_update(data);
     let _ = crate::messages::alpn_selected(data);
     compressed_certificate(data);

@@ -60,6 +60,7 @@
 //!   burrow-record empty records in a row (`MAX_EMPTY_RECORDS`). Each constant says why its
 //!   number.
 
+mod client_auth;
 mod codec;
 mod config;
 mod conn;
@@ -93,6 +94,7 @@ mod wire;
 #[doc(hidden)]
 pub mod fuzz;
 
+pub use client_auth::{ClientCertificate, SignRequest};
 pub use config::Config;
 pub use conn::Connection;
 pub use entropy::Entropy;

@@ -186,21 +186,6 @@ pub(crate) fn certificate_verify(body: &[u8]) -> Result<(SignatureScheme, &[u8])
     Ok((s, sig))
 }
 
-/// CertificateRequest (during the handshake): its context.
-pub(crate) fn certificate_request(body: &[u8]) -> Result<&[u8], Error> {
-    let mut r = Reader::new(body);
-    let ctx = r.vec8()?;
-    let exts = extensions(&mut r)?;
-    r.finish()?;
-    if !exts
-        .iter()
-        .any(|(t, _)| *t == ExtensionType::SIGNATURE_ALGORITHMS)
-    {
-        return Err(Error::MissingExtension);
-    }
-    Ok(ctx)
-}
-
 /// NewSessionTicket.
 #[derive(Debug)]
 pub(crate) struct NewSessionTicket<'a> {

@@ -69,6 +69,31 @@ impl State {
         }
     }
 
+    /// Applies the caller's answer to [`Event::NeedSign`](crate::Event::NeedSign).
+    pub(crate) fn complete_sign(
+        self,
+        signature: &[u8],
+        out: &mut dyn Output,
+    ) -> Result<Self, Error> {
+        Ok(match self {
+            Self::Tls13(s) => match s.complete_sign(signature, out)? {
+                Progress::Handshake(s) => Self::Tls13(s),
+                Progress::Traffic(t) => Self::Traffic13(Box::new(t)),
+            },
+            Self::Tls12(s) => Self::Tls12(s.complete_sign(signature, out)?),
+            _ => return Err(Error::Misuse),
+        })
+    }
+
+    /// Whether the outstanding request is a [`Event::NeedSign`](crate::Event::NeedSign).
+    pub(crate) fn awaiting_signature(&self) -> bool {
+        match self {
+            Self::Tls13(s) => s.awaiting_signature(),
+            Self::Tls12(s) => s.awaiting_signature(),
+            _ => false,
+        }
+    }
+
     /// A change_cipher_spec record (delivered by the reader only during a TLS 1.2 handshake).
     pub(crate) fn change_cipher_spec(self, out: &mut dyn Output) -> Result<Self, Error> {
         match self {

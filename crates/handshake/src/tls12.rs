@@ -16,6 +16,7 @@
 //! connection stays up; more than [`MAX_HELLO_REQUESTS`](crate::MAX_HELLO_REQUESTS) of them is an `unexpected_message` error);
 //! no renegotiation ever.
 
+use crate::client_auth::{self, Chosen};
 use crate::event::{Event, HandshakeSummary};
 use crate::hello;
 use crate::keylog::KeyLogEntry;
@@ -29,10 +30,42 @@ use crate::tls12_keys::{self as keys, KeyBlock};
 use crate::tls12_msgs as msgs;
 use crate::traffic::Traffic12;
 use crate::verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
-use crate::{CipherSuite, Error, ExtensionType, HandshakeType, NamedGroup, Ticket};
+use crate::{
+    CipherSuite, Error, ExtensionType, HandshakeType, NamedGroup, SignRequest, SignatureScheme,
+    Ticket,
+};
 use burrow_crypto::hash::Context;
 use burrow_crypto::kx::{Group, KeyShare};
 use burrow_record::TrafficKeys;
+
+/// The TLS 1.2 transcript: its running hash and, when a client certificate is configured, the
+/// messages themselves, which a CertificateVerify signs whole (RFC 5246 §7.4.8). Bounded by the
+/// handshake's message budget; dropped once our flight is out.
+struct Transcript12 {
+    hash: Context,
+    raw: Option<Vec<u8>>,
+}
+
+impl Transcript12 {
+    fn new(alg: burrow_crypto::hash::HashAlgorithm, keep_raw: bool) -> Self {
+        Self {
+            hash: Context::new(alg),
+            raw: keep_raw.then(Vec::new),
+        }
+    }
+
+    fn update(&mut self, m: &[u8]) {
+        self.hash.update(m);
+        if let Some(r) = &mut self.raw {
+            r.extend_from_slice(m);
+        }
+    }
+
+    /// The hash of the messages so far.
+    fn hash(&self) -> burrow_crypto::hash::Output {
+        self.hash.clone().finish()
+    }
+}
 
 /// What the 1.3 ClientHello state hands over.
 pub(crate) struct Start12 {
@@ -58,6 +91,8 @@ pub(crate) enum Tls12 {
     /// NewSessionTicket (if agreed) or the server's ChangeCipherSpec.
     ChangeCipherSpec(Box<ExpectChangeCipherSpec>),
     Finished(Box<ExpectFinished>),
+    /// Our flight waits for the caller's CertificateVerify signature.
+    AwaitSign(Box<AwaitSign>),
 }
 
 impl Tls12 {
@@ -86,7 +121,7 @@ impl Tls12 {
                 s.handle_server_key_exchange(m, env, out)?
             }
             (Self::HelloDone(s), HandshakeType::CERTIFICATE_REQUEST) => {
-                s.handle_certificate_request(m)?
+                s.handle_certificate_request(m, env)?
             }
             (Self::HelloDone(s), HandshakeType::SERVER_HELLO_DONE) => {
                 s.handle_server_hello_done(m, out)?
@@ -118,17 +153,34 @@ impl Tls12 {
                     hello: s.hello,
                     transcript: s.transcript,
                     kx: s.kx,
-                    cert_requested: false,
+                    cert_request: None,
                 }))),
                 Answer::Rejected(r) => Err(Error::CertificateRejected(r)),
                 Answer::BadSignature => Err(Error::BadKeyExchangeSignature),
             },
+            Self::AwaitSign(_) => Err(Error::Misuse),
             other => Ok(other),
         }
     }
 
+    /// Applies the caller's answer to [`Event::NeedSign`].
+    pub(crate) fn complete_sign(
+        self,
+        signature: &[u8],
+        out: &mut dyn Output,
+    ) -> Result<Self, Error> {
+        match self {
+            Self::AwaitSign(s) => s.complete(signature, out),
+            _ => Err(Error::Misuse),
+        }
+    }
+
     pub(crate) fn awaiting_answer(&self) -> bool {
-        matches!(self, Self::AwaitVerify(_))
+        matches!(self, Self::AwaitVerify(_) | Self::AwaitSign(_))
+    }
+
+    pub(crate) fn awaiting_signature(&self) -> bool {
+        matches!(self, Self::AwaitSign(_))
     }
 }
 
@@ -224,7 +276,8 @@ pub(crate) fn enter(
         None => return Err(Error::LegacyCipherSuite),
     };
     let (hello, expect) = server_hello_extensions(sh, suite, start.client_random, env, out)?;
-    let mut transcript = Context::new(suite.hash);
+    // The raw messages are kept only when we may have to sign them (RFC 5246 §7.4.8).
+    let mut transcript = Transcript12::new(suite.hash, env.config.client_certificate.is_some());
     transcript.update(&start.client_hello);
     transcript.update(msg);
     match start.resume {
@@ -247,7 +300,7 @@ pub(crate) fn enter(
 /// (RFC 5077 §3.4) with the ticket's master secret.
 fn resume(
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     t: Ticket,
     out: &mut dyn Output,
 ) -> Result<Tls12, Error> {
@@ -432,7 +485,7 @@ fn server_hello_extension(
 /// Waiting for the server's Certificate.
 pub(crate) struct ExpectCertificate {
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     expect: CertificateExpectations,
     shares: OurShares,
 }
@@ -461,7 +514,7 @@ impl ExpectCertificate {
 /// Waiting for CertificateStatus (if stapling was agreed) or ServerKeyExchange.
 pub(crate) struct ExpectKeyExchange {
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     expect: CertificateExpectations,
     shares: OurShares,
     /// DER certificates, leaf first (never empty).
@@ -562,26 +615,38 @@ impl OurShares {
 /// The caller is validating the chain ([`Event::NeedVerify`]).
 pub(crate) struct AwaitVerify {
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     kx: KeyExchange12,
 }
 
 /// Waiting for CertificateRequest or ServerHelloDone.
 pub(crate) struct ExpectHelloDone {
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     kx: KeyExchange12,
-    /// A CertificateRequest came: our (empty) Certificate answers it.
-    cert_requested: bool,
+    /// A CertificateRequest came: our Certificate answers it, with this chain and scheme
+    /// (`Some(None)`: an empty Certificate).
+    cert_request: Option<Option<Chosen>>,
 }
 
 impl ExpectHelloDone {
-    fn handle_certificate_request(mut self: Box<Self>, m: Message<'_>) -> Result<Tls12, Error> {
-        if self.cert_requested {
+    fn handle_certificate_request(
+        mut self: Box<Self>,
+        m: Message<'_>,
+        env: Env<'_>,
+    ) -> Result<Tls12, Error> {
+        if self.cert_request.is_some() {
             return Err(Error::UnexpectedMessage);
         }
-        msgs::certificate_request(m.body)?;
-        self.cert_requested = true;
+        let req = client_auth::certificate_request12(m.body)?;
+        let chosen = client_auth::choose(
+            env.config.client_certificate.as_ref(),
+            &env.config.profile.signature_schemes,
+            &req.schemes,
+            false,
+        )
+        .filter(|c| client_auth::type_allowed(&req, c.algorithm));
+        self.cert_request = Some(chosen);
         self.transcript.update(m.raw);
         Ok(Tls12::HelloDone(self))
     }
@@ -596,18 +661,24 @@ impl ExpectHelloDone {
             return Err(Error::Decode);
         }
         self.transcript.update(m.raw);
-        if self.cert_requested {
-            let c = crate::codec::handshake_message(HandshakeType::CERTIFICATE.0, &[0, 0, 0])?;
-            out.send_handshake(&c)?;
-            self.transcript.update(&c);
-        }
+        let chosen = match self.cert_request.take() {
+            Some(chosen) => {
+                let chain = chosen.as_ref().map_or(&[][..], |c| c.chain.as_slice());
+                let b = client_auth::certificate_body(None, chain)?;
+                let c = crate::codec::handshake_message(HandshakeType::CERTIFICATE.0, &b)?;
+                out.send_handshake(&c)?;
+                self.transcript.update(&c);
+                chosen
+            }
+            None => None,
+        };
         let mut cke = Vec::new();
         crate::codec::put_vec(&mut cke, 1, &self.kx.our_public)?;
         let cke = crate::codec::handshake_message(HandshakeType::CLIENT_KEY_EXCHANGE.0, &cke)?;
         out.send_handshake(&cke)?;
         self.transcript.update(&cke);
         let hello = &self.hello;
-        let session_hash = self.transcript.clone().finish();
+        let session_hash = self.transcript.hash();
         let master = keys::master_secret(
             hello.suite,
             &self.kx.pre_master,
@@ -615,11 +686,49 @@ impl ExpectHelloDone {
             &hello.client_random,
             &hello.server_random,
         )?;
+        let rest = RestOfFlight12 {
+            hello: self.hello,
+            transcript: self.transcript,
+            master,
+            group: self.kx.group,
+        };
+        let Some(chosen) = chosen else {
+            return rest.finish(out);
+        };
+        // RFC 5246 §7.4.8: the signature covers every handshake message through ours so far.
+        let message = rest.transcript.raw.clone().ok_or(Error::Internal)?;
+        out.emit(Event::NeedSign(SignRequest {
+            scheme: chosen.scheme,
+            algorithm: chosen.algorithm,
+            message,
+        }));
+        Ok(Tls12::AwaitSign(Box::new(AwaitSign {
+            rest,
+            scheme: chosen.scheme,
+        })))
+    }
+}
+
+/// Our full-handshake flight once ClientKeyExchange is out and the master secret known:
+/// [CertificateVerify], ChangeCipherSpec, Finished.
+struct RestOfFlight12 {
+    hello: Hello12,
+    transcript: Transcript12,
+    master: Secret,
+    group: NamedGroup,
+}
+
+impl RestOfFlight12 {
+    fn finish(mut self, out: &mut dyn Output) -> Result<Tls12, Error> {
+        // Nothing more to sign: drop the raw messages.
+        self.transcript.raw = None;
+        let hello = &self.hello;
+        let master = self.master;
         let kb = key_block(out, hello, &master)?;
         let ours = make_keys(out, hello, &kb, false)?;
         out.send_change_cipher_spec(ours)?;
         let server_keys = make_keys(out, hello, &kb, true)?;
-        let th = self.transcript.clone().finish();
+        let th = self.transcript.hash();
         let vd = keys::verify_data(hello.suite, &master, b"client finished", th.as_ref())?;
         let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;
         out.send_handshake(&fin)?;
@@ -630,18 +739,36 @@ impl ExpectHelloDone {
             transcript: self.transcript,
             master,
             server_keys,
-            kind: Kind12::Full {
-                group: self.kx.group,
-            },
+            kind: Kind12::Full { group: self.group },
             new_ticket: None,
         })))
+    }
+}
+
+/// The caller is signing our CertificateVerify ([`Event::NeedSign`]).
+pub(crate) struct AwaitSign {
+    rest: RestOfFlight12,
+    scheme: SignatureScheme,
+}
+
+impl AwaitSign {
+    fn complete(
+        mut self: Box<Self>,
+        signature: &[u8],
+        out: &mut dyn Output,
+    ) -> Result<Tls12, Error> {
+        let b = client_auth::certificate_verify_body(self.scheme, signature)?;
+        let cv = crate::codec::handshake_message(HandshakeType::CERTIFICATE_VERIFY.0, &b)?;
+        out.send_handshake(&cv)?;
+        self.rest.transcript.update(&cv);
+        self.rest.finish(out)
     }
 }
 
 /// Waiting for NewSessionTicket (if agreed) or the server's ChangeCipherSpec.
 pub(crate) struct ExpectChangeCipherSpec {
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     master: Secret,
     /// The server's keys, in force from the record after its ChangeCipherSpec.
     server_keys: TrafficKeys,
@@ -683,7 +810,7 @@ impl ExpectChangeCipherSpec {
 /// Waiting for the server's Finished.
 pub(crate) struct ExpectFinished {
     hello: Hello12,
-    transcript: Context,
+    transcript: Transcript12,
     master: Secret,
     kind: Kind12,
     new_ticket: Option<(u32, Vec<u8>)>,
@@ -700,7 +827,7 @@ impl ExpectFinished {
             return Err(Error::Decode);
         }
         let suite = self.hello.suite;
-        let th = self.transcript.clone().finish();
+        let th = self.transcript.hash();
         let want = keys::verify_data(suite, &self.master, b"server finished", th.as_ref())?;
         if !keys::ct_eq(&want, m.body) {
             return Err(Error::BadFinished);
@@ -711,7 +838,7 @@ impl ExpectFinished {
                 // Abbreviated handshake: our CCS and Finished follow the server's.
                 self.transcript.update(m.raw);
                 out.send_change_cipher_spec(our_keys)?;
-                let th = self.transcript.clone().finish();
+                let th = self.transcript.hash();
                 let vd = keys::verify_data(suite, &self.master, b"client finished", th.as_ref())?;
                 let fin = crate::codec::handshake_message(HandshakeType::FINISHED.0, &vd)?;
                 out.send_handshake(&fin)?;

@@ -81,16 +81,6 @@ pub(crate) fn server_key_exchange(body: &[u8]) -> Result<ServerKeyExchange<'_>, 
     })
 }
 
-/// CertificateRequest (RFC 5246 §7.4.4): only its shape is checked; we answer with an empty
-/// Certificate.
-pub(crate) fn certificate_request(body: &[u8]) -> Result<(), Error> {
-    let mut r = Reader::new(body);
-    r.vec8()?;
-    r.vec16()?;
-    r.vec16()?;
-    r.finish()
-}
-
 /// NewSessionTicket (RFC 5077 §3.3): lifetime hint and the opaque ticket.
 pub(crate) fn new_session_ticket(body: &[u8]) -> Result<(u32, &[u8]), Error> {
     let mut r = Reader::new(body);

@@ -1,11 +1,14 @@
 //! The TLS 1.3 handshake after ServerHello (RFC 8446 §4.3, §4.4): EncryptedExtensions →
 //! [CertificateRequest] → Certificate (or CompressedCertificate, RFC 8879) →
 //! CertificateVerify (signature checked, then [`Event::NeedVerify`]) → Finished, answered with
-//! our [EndOfEarlyData], [EncryptedExtensions (ALPS)], [Certificate] and Finished. A resumed
-//! handshake goes from EncryptedExtensions straight to Finished.
+//! our [EndOfEarlyData], [EncryptedExtensions (ALPS)], [Certificate, [CertificateVerify]] and
+//! Finished; with a client certificate to send, the flight waits at CertificateVerify for the
+//! caller's signature ([`Event::NeedSign`]). A resumed handshake goes from
+//! EncryptedExtensions straight to Finished.
 //!
 //! One struct per step, holding what that step knows; [`Tls13`] is their closed enum.
 
+use crate::client_auth::{self, Chosen};
 use crate::event::{Event, HandshakeSummary};
 use crate::hello;
 use crate::keylog::KeyLogEntry;
@@ -18,7 +21,7 @@ use crate::step::{Env, Message, Output, Progress};
 use crate::suites::Suite;
 use crate::traffic::Traffic13;
 use crate::verify::{Answer, SignatureCheck, SignedContent, VerifyRequest};
-use crate::{Error, ExtensionType, HandshakeType, NamedGroup, Ticket, Unperformable};
+use crate::{Error, ExtensionType, HandshakeType, NamedGroup, SignRequest, Ticket, Unperformable};
 use burrow_crypto::hash::{self, Context};
 use burrow_crypto::kx::KeyShare;
 
@@ -48,6 +51,8 @@ pub(crate) enum Tls13 {
     /// The caller validates the chain.
     AwaitVerify(Box<AwaitVerify>),
     Finished(Box<ExpectFinished>),
+    /// Our flight waits for the caller's CertificateVerify signature.
+    AwaitSign(Box<AwaitSign>),
 }
 
 impl Tls13 {
@@ -63,7 +68,7 @@ impl Tls13 {
                 s.handle(m, env, out)?
             }
             (Self::Certificate(s), HandshakeType::CERTIFICATE_REQUEST) => {
-                s.handle_certificate_request(m)?
+                s.handle_certificate_request(m, env)?
             }
             (Self::Certificate(s), HandshakeType::CERTIFICATE) => {
                 s.handle_certificate(m.raw, m.body, env)?
@@ -74,9 +79,7 @@ impl Tls13 {
             (Self::CertificateVerify(s), HandshakeType::CERTIFICATE_VERIFY) => {
                 s.handle(m, env, out)?
             }
-            (Self::Finished(s), HandshakeType::FINISHED) => {
-                return s.handle(m, env, out).map(Progress::Traffic)
-            }
+            (Self::Finished(s), HandshakeType::FINISHED) => return s.handle(m, env, out),
             _ => return Err(Error::UnexpectedMessage),
         };
         Ok(Progress::Handshake(next))
@@ -94,12 +97,29 @@ impl Tls13 {
                 Answer::Rejected(r) => Err(Error::CertificateRejected(r)),
                 Answer::BadSignature => Err(Error::BadCertificateVerify),
             },
+            Self::AwaitSign(_) => Err(Error::Misuse),
             other => Ok(other),
         }
     }
 
+    /// Applies the caller's answer to [`Event::NeedSign`].
+    pub(crate) fn complete_sign(
+        self,
+        signature: &[u8],
+        out: &mut dyn Output,
+    ) -> Result<Progress<Self, Traffic13>, Error> {
+        match self {
+            Self::AwaitSign(s) => s.complete(signature, out).map(Progress::Traffic),
+            _ => Err(Error::Misuse),
+        }
+    }
+
     pub(crate) fn awaiting_answer(&self) -> bool {
-        matches!(self, Self::AwaitVerify(_))
+        matches!(self, Self::AwaitVerify(_) | Self::AwaitSign(_))
+    }
+
+    pub(crate) fn awaiting_signature(&self) -> bool {
+        matches!(self, Self::AwaitSign(_))
     }
 }
 
@@ -398,21 +418,41 @@ fn trust_anchors_offered(env: Env<'_>) -> bool {
     !p.trust_anchor_ids.is_empty() && hello::offered(p, ExtensionSlot::TrustAnchors)
 }
 
+/// A CertificateRequest's context and what answers it: our chain and scheme, or (`None`) an
+/// empty Certificate.
+struct ClientAuth13 {
+    context: Vec<u8>,
+    chosen: Option<Chosen>,
+}
+
 /// Waiting for the server's Certificate (or a CertificateRequest before it).
 pub(crate) struct ExpectCertificate {
     hs: Handshake,
     negotiated: Negotiated,
-    /// The certificate_request_context of a CertificateRequest, if one came.
-    cert_request: Option<Vec<u8>>,
+    /// A CertificateRequest, if one came: its context and our answer.
+    cert_request: Option<ClientAuth13>,
 }
 
 impl ExpectCertificate {
-    fn handle_certificate_request(mut self: Box<Self>, m: Message<'_>) -> Result<Tls13, Error> {
+    fn handle_certificate_request(
+        mut self: Box<Self>,
+        m: Message<'_>,
+        env: Env<'_>,
+    ) -> Result<Tls13, Error> {
         if self.cert_request.is_some() {
             return Err(Error::UnexpectedMessage);
         }
-        let ctx = messages::certificate_request(m.body)?;
-        self.cert_request = Some(ctx.to_vec());
+        let req = client_auth::certificate_request13(m.body)?;
+        let chosen = client_auth::choose(
+            env.config.client_certificate.as_ref(),
+            &env.config.profile.signature_schemes,
+            &req.schemes,
+            true,
+        );
+        self.cert_request = Some(ClientAuth13 {
+            context: req.context.to_vec(),
+            chosen,
+        });
         self.hs.transcript.update(m.raw);
         Ok(Tls13::Certificate(self))
     }
@@ -489,7 +529,7 @@ impl ExpectCertificate {
 pub(crate) struct ExpectCertificateVerify {
     hs: Handshake,
     negotiated: Negotiated,
-    cert_request: Option<Vec<u8>>,
+    cert_request: Option<ClientAuth13>,
     /// DER certificates, leaf first, as sent.
     chain: Vec<Vec<u8>>,
     /// The leaf's stapled OCSP response.
@@ -556,15 +596,15 @@ impl ExpectCertificateVerify {
 pub(crate) struct AwaitVerify {
     hs: Handshake,
     negotiated: Negotiated,
-    cert_request: Option<Vec<u8>>,
+    cert_request: Option<ClientAuth13>,
 }
 
 /// Waiting for the server's Finished.
 pub(crate) struct ExpectFinished {
     hs: Handshake,
     negotiated: Negotiated,
-    /// A CertificateRequest's context: our (empty) Certificate answers it.
-    cert_request: Option<Vec<u8>>,
+    /// A CertificateRequest: our Certificate (and CertificateVerify) answers it.
+    cert_request: Option<ClientAuth13>,
 }
 
 impl ExpectFinished {
@@ -574,7 +614,7 @@ impl ExpectFinished {
         m: Message<'_>,
         env: Env<'_>,
         out: &mut dyn Output,
-    ) -> Result<Traffic13, Error> {
+    ) -> Result<Progress<Tls13, Traffic13>, Error> {
         let suite = self.hs.suite;
         let h = suite.hash;
         if m.body.len() != h.output_len() {
@@ -592,28 +632,39 @@ impl ExpectFinished {
         out.log_secret(KeyLogEntry::SERVER_TRAFFIC_SECRET_0, &server_ap);
         out.log_secret(KeyLogEntry::EXPORTER_SECRET, &exporter);
         out.read_secret(suite, &server_ap)?;
-        self.send_client_flight(env, out)?;
-        let th = self.hs.transcript.clone().finish();
-        let resumption = ks::derive(h, &master, b"res master", th.as_ref())?;
-        out.write_secret(suite, &client_ap)?;
-        let n = self.negotiated;
-        out.emit(Event::HandshakeDone(HandshakeSummary {
-            cipher_suite: suite.id,
-            group: n.group,
-            alpn: n.alpn.clone(),
-            resumed: n.resumed,
-            hello_retry: n.hello_retry,
-            early_data_accepted: n.early_data == EarlyData::Accepted,
-            extended_master_secret: None,
+        let chosen = self.send_client_flight(env, out)?;
+        let rest = RestOfFlight {
+            hs: self.hs,
+            negotiated: self.negotiated,
+            master,
+            client_ap,
+            server_ap,
+            exporter,
+        };
+        let Some(scheme) = chosen else {
+            return rest.finish(out).map(Progress::Traffic);
+        };
+        // RFC 8446 §4.4.3: the signature covers the transcript through our Certificate.
+        let th = rest.hs.transcript.clone().finish();
+        out.emit(Event::NeedSign(SignRequest {
+            scheme: scheme.scheme,
+            algorithm: scheme.algorithm,
+            message: client_auth::signed_message13(th.as_ref()),
         }));
-        Ok(Traffic13::new(
-            suite, client_ap, server_ap, exporter, resumption, n.alpn,
-        ))
+        Ok(Progress::Handshake(Tls13::AwaitSign(Box::new(AwaitSign {
+            rest,
+            scheme: scheme.scheme,
+        }))))
     }
 
-    /// Our flight: [EndOfEarlyData], [EncryptedExtensions], [Certificate], Finished, each
-    /// added to the transcript.
-    fn send_client_flight(&mut self, env: Env<'_>, out: &mut dyn Output) -> Result<(), Error> {
+    /// Our flight up to the signature: [EndOfEarlyData], [EncryptedExtensions], [Certificate],
+    /// each added to the transcript. Returns the scheme to sign with when our Certificate
+    /// is not empty (CertificateVerify and Finished follow in [`RestOfFlight`]).
+    fn send_client_flight(
+        &mut self,
+        env: Env<'_>,
+        out: &mut dyn Output,
+    ) -> Result<Option<Chosen>, Error> {
         let suite = self.hs.suite;
         let hs = &mut self.hs;
         // RFC 8446 D.4: "immediately before its second flight" (with early data offered it
@@ -643,15 +694,81 @@ impl ExpectFinished {
             crate::codec::put_vec(&mut b, 2, &e)?;
             send(out, hs, HandshakeType::ENCRYPTED_EXTENSIONS, &b)?;
         }
-        if let Some(ctx) = &self.cert_request {
-            let mut b = Vec::new();
-            crate::codec::put_vec(&mut b, 1, ctx)?;
-            crate::codec::put_vec(&mut b, 3, &[])?;
-            send(out, hs, HandshakeType::CERTIFICATE, &b)?;
-        }
+        let Some(req) = self.cert_request.take() else {
+            return Ok(None);
+        };
+        let chain = req.chosen.as_ref().map_or(&[][..], |c| c.chain.as_slice());
+        let b = client_auth::certificate_body(Some(&req.context), chain)?;
+        send(out, hs, HandshakeType::CERTIFICATE, &b)?;
+        Ok(req.chosen)
+    }
+}
+
+/// What our flight still has to do once the Certificate is out: [CertificateVerify], Finished,
+/// then application traffic.
+struct RestOfFlight {
+    hs: Handshake,
+    negotiated: Negotiated,
+    master: Secret,
+    client_ap: Secret,
+    server_ap: Secret,
+    exporter: Secret,
+}
+
+impl RestOfFlight {
+    /// Our Finished, the resumption secret, our application key, and traffic.
+    fn finish(mut self, out: &mut dyn Output) -> Result<Traffic13, Error> {
+        let suite = self.hs.suite;
+        let h = suite.hash;
+        let hs = &mut self.hs;
         let th = hs.transcript.clone().finish();
-        let verify_data = ks::finished_mac(suite.hash, &hs.client_hs, th.as_ref())?;
-        send(out, hs, HandshakeType::FINISHED, verify_data.as_ref())
+        let verify_data = ks::finished_mac(h, &hs.client_hs, th.as_ref())?;
+        send(out, hs, HandshakeType::FINISHED, verify_data.as_ref())?;
+        let th = self.hs.transcript.clone().finish();
+        let resumption = ks::derive(h, &self.master, b"res master", th.as_ref())?;
+        out.write_secret(suite, &self.client_ap)?;
+        let n = self.negotiated;
+        out.emit(Event::HandshakeDone(HandshakeSummary {
+            cipher_suite: suite.id,
+            group: n.group,
+            alpn: n.alpn.clone(),
+            resumed: n.resumed,
+            hello_retry: n.hello_retry,
+            early_data_accepted: n.early_data == EarlyData::Accepted,
+            extended_master_secret: None,
+        }));
+        Ok(Traffic13::new(
+            suite,
+            self.client_ap,
+            self.server_ap,
+            self.exporter,
+            resumption,
+            n.alpn,
+        ))
+    }
+}
+
+/// The caller is signing our CertificateVerify ([`Event::NeedSign`]).
+pub(crate) struct AwaitSign {
+    rest: RestOfFlight,
+    scheme: crate::SignatureScheme,
+}
+
+impl AwaitSign {
+    /// The signature: CertificateVerify, then the rest of the flight.
+    fn complete(
+        mut self: Box<Self>,
+        signature: &[u8],
+        out: &mut dyn Output,
+    ) -> Result<Traffic13, Error> {
+        let b = client_auth::certificate_verify_body(self.scheme, signature)?;
+        send(
+            out,
+            &mut self.rest.hs,
+            HandshakeType::CERTIFICATE_VERIFY,
+            &b,
+        )?;
+        self.rest.finish(out)
     }
 }
 

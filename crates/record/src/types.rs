@@ -137,6 +137,8 @@ registry! {
         UNRECOGNIZED_NAME = 112 => "unrecognized_name",
         /// bad_certificate_status_response(113).
         BAD_CERTIFICATE_STATUS_RESPONSE = 113 => "bad_certificate_status_response",
+        /// certificate_required(116), TLS 1.3: the server wanted a client certificate.
+        CERTIFICATE_REQUIRED = 116 => "certificate_required",
         /// no_application_protocol(120).
         NO_APPLICATION_PROTOCOL = 120 => "no_application_protocol",
     }
