@@ -15,6 +15,7 @@
 //! and a message that names the [`Setting`] to change in the caller's own words.
 
 mod client;
+mod client_cert;
 mod config;
 mod connect;
 mod deadline;
@@ -39,6 +40,7 @@ pub use burrow_proxy::{
     connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
 };
 pub use client::{uses_proxy, Client, Response, WebSocket, WebSocketOptions, CHUNK_TARGET};
+pub use client_cert::{ClientCert, ClientCertError};
 pub use config::{
     ClientConfig, Decompress, RedirectMode, RedirectPolicy, DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_IDLE_PER_ORIGIN,

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use burrow_handshake::{
-    Answer, CertRejection, Config, Connection, Entropy, Event, ExtensionSlot, Profile,
-    SignatureCheck, Ticket, TrafficKeyInfo, VerifyRequest,
+    Answer, CertRejection, ClientCertificate, Config, Connection, Entropy, Event, ExtensionSlot,
+    Profile, SignatureCheck, Ticket, TrafficKeyInfo, VerifyRequest,
 };
 use burrow_x509::{AnswerBook, Revocation, SignatureFailure, StapleStatus, MAX_ANSWER_ROUNDS};
 
@@ -54,6 +54,10 @@ pub struct TlsSettings {
     /// `TLS12_NO_EXTENDED_MASTER_SECRET`. Off by default: such a server is accepted, its
     /// session is never resumed, and [`TlsInfo::extended_master_secret`] says `Some(false)`.
     pub require_extended_master_secret: bool,
+    /// The client certificate offered when the server asks for one (`None`: an empty
+    /// Certificate, the default). Built with [`ClientCert::from_pem`](crate::ClientCert),
+    /// which refuses a key that does not match the leaf.
+    pub client_cert: Option<crate::ClientCert>,
 }
 
 impl Default for TlsSettings {
@@ -72,6 +76,7 @@ impl Default for TlsSettings {
             key_log: None,
             offload: None,
             require_extended_master_secret: false,
+            client_cert: None,
         }
     }
 }
@@ -451,6 +456,9 @@ impl<S: NetStream> TlsStream<S> {
         let mut cfg = Config::new(profile.clone(), sni);
         cfg.key_log = settings.key_log.is_some();
         cfg.require_extended_master_secret = settings.require_extended_master_secret;
+        cfg.client_certificate = settings.client_cert.as_ref().map(|c| ClientCertificate {
+            chain: c.chain().to_vec(),
+        });
         let offload = settings.offload.clone();
         if let Some(o) = &offload {
             cfg.aead_offload = o.0.offloads_records();
@@ -487,7 +495,14 @@ impl<S: NetStream> TlsStream<S> {
             deferred: None,
             records_offloaded,
         };
-        match tls.handshake(&judge, settings.key_log.as_ref()).await {
+        match tls
+            .handshake(
+                &judge,
+                settings.key_log.as_ref(),
+                settings.client_cert.as_ref(),
+            )
+            .await
+        {
             Ok(()) => Ok(tls),
             Err(e) => {
                 tls.flush_alert().await;
@@ -500,6 +515,7 @@ impl<S: NetStream> TlsStream<S> {
         &mut self,
         judge: &Judge,
         key_log: Option<&KeyLogSink>,
+        client_cert: Option<&crate::ClientCert>,
     ) -> Result<(), Error> {
         let mut verdict: Option<Result<CertReport, burrow_x509::Error>> = None;
         let mut chain = Vec::new();
@@ -541,6 +557,15 @@ impl<S: NetStream> TlsStream<S> {
                             Some(Err(x)) => Error::Certificate(x),
                             _ => Error::Tls(e),
                         });
+                    }
+                }
+                Event::NeedSign(req) => {
+                    // The key signs inline here (burrow-crypto); the request is the seam a
+                    // WebCrypto signer can take over.
+                    let sig = client_cert.and_then(|c| c.sign(req.algorithm, &req.message).ok());
+                    if let Err(e) = self.conn.complete_sign(sig) {
+                        self.flush_alert().await;
+                        return Err(Error::Tls(e));
                     }
                 }
                 Event::NewSessionTicket(t) => {
