@@ -14,7 +14,7 @@
 use crate::codec::Reader;
 use crate::messages;
 use crate::{Error, ExtensionType, SignatureScheme};
-use burrow_crypto::sig::{PublicKeyInfo, VerifyAlgorithm};
+use burrow_crypto::sig::{KeyKind, PublicKeyInfo, VerifyAlgorithm};
 
 /// A client certificate chain to offer when asked: DER certificates, leaf first. The key stays
 /// with the caller, who answers [`Event::NeedSign`](crate::Event::NeedSign).
@@ -167,6 +167,15 @@ pub(crate) fn choose(
     let spki = crate::leaf::spki_of(leaf).ok()?;
     let key = PublicKeyInfo::parse(spki).ok()?;
     let algorithm_for = |s: SignatureScheme| {
+        // rsa_pss_rsae_* is for rsaEncryption keys, rsa_pss_pss_* for id-RSASSA-PSS keys
+        // (RFC 8446 §4.2.3): the same algorithm, but the server checks the key's OID.
+        if let KeyKind::Rsa { pss_only, .. } = key.kind() {
+            let pss_pss = (0x0809..=0x080b).contains(&s.0);
+            let pss_rsae = (0x0804..=0x0806).contains(&s.0);
+            if (pss_pss && !pss_only) || (pss_rsae && pss_only) {
+                return None;
+            }
+        }
         if tls13 {
             if !crate::signature::allowed_in_tls13(s) {
                 return None;
@@ -310,6 +319,16 @@ mod tests {
             certificate_request13(&[0, 0, 0]),
             Err(Error::MissingExtension)
         );
+    }
+
+    #[test]
+    fn no_certificate_or_no_common_scheme_means_none() {
+        let offered = [SignatureScheme(0x0403)];
+        assert!(choose(None, &offered, &offered, true).is_none());
+        let junk = ClientCertificate {
+            chain: vec![vec![0x30, 0x00]],
+        };
+        assert!(choose(Some(&junk), &offered, &offered, true).is_none());
     }
 
     #[test]
