@@ -90,8 +90,11 @@ impl core::fmt::Display for ClientCertError {
 
 impl std::error::Error for ClientCertError {}
 
+/// How one PEM key label is read.
+type ReadKey = fn(&[u8]) -> Result<SigningKey, CryptoError>;
+
 /// The PEM labels a key may carry and how each is read.
-const KEY_LABELS: [(&str, fn(&[u8]) -> Result<SigningKey, CryptoError>); 3] = [
+const KEY_LABELS: [(&str, ReadKey); 3] = [
     ("PRIVATE KEY", SigningKey::from_pkcs8_der),
     ("EC PRIVATE KEY", SigningKey::from_sec1_der),
     ("RSA PRIVATE KEY", SigningKey::from_pkcs1_der),
@@ -111,7 +114,7 @@ impl ClientCert {
     fn from_der(
         chain: Vec<Vec<u8>>,
         key: &[u8],
-        read: fn(&[u8]) -> Result<SigningKey, CryptoError>,
+        read: ReadKey,
     ) -> Result<ClientCert, ClientCertError> {
         let leaf = chain.first().ok_or(ClientCertError::NoCertificate)?;
         let key = read(key).map_err(ClientCertError::BadKey)?;
@@ -144,16 +147,7 @@ impl ClientCert {
 }
 
 /// The one key block of `pem`, decoded into a wiped buffer, with its reader.
-#[allow(clippy::type_complexity)]
-fn key_block(
-    pem: &[u8],
-) -> Result<
-    (
-        Zeroizing<Vec<u8>>,
-        fn(&[u8]) -> Result<SigningKey, CryptoError>,
-    ),
-    ClientCertError,
-> {
+fn key_block(pem: &[u8]) -> Result<(Zeroizing<Vec<u8>>, ReadKey), ClientCertError> {
     let text = core::str::from_utf8(pem).map_err(|_| ClientCertError::NoKey)?;
     let mut found = None;
     for (label, read) in KEY_LABELS {
