@@ -38,7 +38,9 @@ mod trust;
 pub use burrow_proxy::{
     connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
 };
-pub use client::{uses_proxy, Client, Received, Response, WebSocket, WebSocketOptions, CHUNK_TARGET};
+pub use client::{
+    uses_proxy, Client, Received, Response, WebSocket, WebSocketOptions, CHUNK_TARGET,
+};
 pub use config::{
     ClientConfig, Decompress, RedirectMode, RedirectPolicy, DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_IDLE_PER_ORIGIN,
