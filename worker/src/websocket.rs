@@ -63,15 +63,8 @@ impl Shared {
 
 /// `WS_SEND_QUEUE_FULL`, `WS_MESSAGE_TOO_BIG` and `WS_CLOSED` for a `send()` that cannot be
 /// queued (phase `request`: the caller's call).
-fn refused(code: &'static str, message: String) -> JsValue {
-    error_value(
-        &Error::Platform {
-            code,
-            phase: Phase::Request,
-            message,
-        },
-        None,
-    )
+fn refused(e: Error) -> JsValue {
+    error_value(&e, None)
 }
 
 /// An open WebSocket for JS (wrapped by `BurrowWebSocket` in `burrow.mjs`).
@@ -137,31 +130,34 @@ impl RawWebSocket {
         from_js(|| {
             let mut s = self.shared.borrow_mut();
             if s.closing {
-                return Err(refused(
-                    "WS_CLOSED",
-                    "WS_CLOSED: the WebSocket is closing or closed: open a new one".to_string(),
-                ));
+                return Err(refused(Error::Platform {
+                    code: "WS_CLOSED",
+                    phase: Phase::Request,
+                    message: "the WebSocket is closing or closed: open a new one".to_string(),
+                }));
             }
             if data.len() > s.max_message {
-                return Err(refused(
-                    "WS_MESSAGE_TOO_BIG",
-                    format!(
-                        "WS_MESSAGE_TOO_BIG: a message of {} bytes is over burrow's bound of {} \
+                return Err(refused(Error::Platform {
+                    code: "WS_MESSAGE_TOO_BIG",
+                    phase: Phase::Request,
+                    message: format!(
+                        "a message of {} bytes is over burrow's bound of {} \
                          bytes per message: send it in parts",
                         data.len(),
                         s.max_message
                     ),
-                ));
+                }));
             }
             if s.queued.saturating_add(data.len()) > s.max_queued {
-                return Err(refused(
-                    "WS_SEND_QUEUE_FULL",
-                    format!(
-                        "WS_SEND_QUEUE_FULL: {} bytes are already queued to send (at most {}): \
+                return Err(refused(Error::Platform {
+                    code: "WS_SEND_QUEUE_FULL",
+                    phase: Phase::Request,
+                    message: format!(
+                        "{} bytes are already queued to send (at most {}): \
                          wait until `bufferedAmount` falls before sending more",
                         s.queued, s.max_queued
                     ),
-                ));
+                }));
             }
             let n = data.len();
             s.push(Command::Send(kind, data), n);
