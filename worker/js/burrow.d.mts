@@ -295,7 +295,7 @@ export interface BurrowWebSocketEventMap {
 }
 
 /** An open WebSocket from `client.websocket`, shaped as the platform's `WebSocket`. */
-export class BurrowWebSocket extends EventTarget {
+export class BurrowWebSocket {
   static readonly CONNECTING: 0;
   static readonly OPEN: 1;
   static readonly CLOSING: 2;
@@ -314,6 +314,7 @@ export class BurrowWebSocket extends EventTarget {
   close(code?: number, reason?: string): void;
   addEventListener<K extends keyof BurrowWebSocketEventMap>(type: K, listener: (ev: BurrowWebSocketEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | ((ev: never) => void) | null): void;
 }
 
 /** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */

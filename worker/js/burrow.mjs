@@ -276,7 +276,9 @@ export class Client {
  * error and close (`{ code, reason, wasClean }`) through `addEventListener` or `onmessage`
  * and the like. Events wait until the task that awaited `client.websocket` has run, so
  * listeners added right after the await miss nothing. */
-export class BurrowWebSocket extends EventTarget {
+// Listeners are kept here rather than by an EventTarget: workerd's EventTarget also calls
+// `on<type>` properties itself, so a subclass calling them too would call each twice.
+export class BurrowWebSocket {
   static CONNECTING = 0;
   static OPEN = 1;
   static CLOSING = 2;
@@ -293,9 +295,25 @@ export class BurrowWebSocket extends EventTarget {
   onerror = null;
   onclose = null;
 
+  #listeners = new Map();
+
   constructor(url) {
-    super();
     this.url = url;
+  }
+
+  /** As EventTarget's (the `once` option included). */
+  addEventListener(type, listener, options = undefined) {
+    if (typeof listener !== "function" && typeof listener?.handleEvent !== "function") return;
+    const list = this.#listeners.get(type) ?? [];
+    if (list.some((l) => l.listener === listener)) return;
+    list.push({ listener, once: typeof options === "object" && options?.once === true });
+    this.#listeners.set(type, list);
+  }
+
+  /** As EventTarget's. */
+  removeEventListener(type, listener) {
+    const list = this.#listeners.get(type);
+    if (list) this.#listeners.set(type, list.filter((l) => l.listener !== listener));
   }
 
   get readyState() {
@@ -386,14 +404,20 @@ export class BurrowWebSocket extends EventTarget {
 
   #fire(type, ev) {
     const handler = this["on" + type];
-    if (typeof handler === "function") {
+    const all = typeof handler === "function" ? [{ listener: handler }] : [];
+    for (const l of this.#listeners.get(type) ?? []) {
+      all.push(l);
+      if (l.once) this.removeEventListener(type, l.listener);
+    }
+    for (const { listener } of all) {
       try {
-        handler.call(this, ev);
+        if (typeof listener === "function") listener.call(this, ev);
+        else listener.handleEvent(ev);
       } catch (e) {
+        // A listener's exception is its own, as with EventTarget.
         globalThis.reportError?.(e);
       }
     }
-    this.dispatchEvent(ev);
   }
 }
 
