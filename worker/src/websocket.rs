@@ -184,8 +184,10 @@ pub(crate) async fn open(
     headers: Array,
     on_event: Function,
 ) -> Result<RawWebSocket, Error> {
-    let mut options = WebSocketOptions::default();
-    options.protocols = protocols.iter().filter_map(|p| p.as_string()).collect();
+    let mut options = WebSocketOptions {
+        protocols: protocols.iter().filter_map(|p| p.as_string()).collect(),
+        ..WebSocketOptions::default()
+    };
     for pair in headers.iter() {
         let pair: Array = pair.unchecked_into();
         if let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
