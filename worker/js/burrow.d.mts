@@ -287,9 +287,14 @@ export interface BurrowErrorEvent extends Event {
   readonly error: BurrowError;
 }
 
+/** The message event of a `BurrowWebSocket`: a string for text, an ArrayBuffer for binary. */
+export interface BurrowMessageEvent extends Event {
+  readonly data: string | ArrayBuffer;
+}
+
 export interface BurrowWebSocketEventMap {
   open: Event;
-  message: MessageEvent<string | ArrayBuffer>;
+  message: BurrowMessageEvent;
   error: BurrowErrorEvent;
   close: BurrowCloseEvent;
 }
@@ -307,14 +312,13 @@ export class BurrowWebSocket {
   readonly bufferedAmount: number;
   binaryType: "arraybuffer";
   onopen: ((ev: Event) => void) | null;
-  onmessage: ((ev: MessageEvent<string | ArrayBuffer>) => void) | null;
+  onmessage: ((ev: BurrowMessageEvent) => void) | null;
   onerror: ((ev: BurrowErrorEvent) => void) | null;
   onclose: ((ev: BurrowCloseEvent) => void) | null;
   send(data: string | ArrayBuffer | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
-  addEventListener<K extends keyof BurrowWebSocketEventMap>(type: K, listener: (ev: BurrowWebSocketEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | ((ev: never) => void) | null): void;
+  addEventListener<K extends keyof BurrowWebSocketEventMap>(type: K, listener: ((ev: BurrowWebSocketEventMap[K]) => void) | { handleEvent(ev: BurrowWebSocketEventMap[K]): void }, options?: boolean | { once?: boolean }): void;
+  removeEventListener<K extends keyof BurrowWebSocketEventMap>(type: K, listener: ((ev: BurrowWebSocketEventMap[K]) => void) | { handleEvent(ev: BurrowWebSocketEventMap[K]): void }): void;
 }
 
 /** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */
