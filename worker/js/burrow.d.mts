@@ -232,7 +232,18 @@ export type ErrorCode =
   | "TLS_UNSOLICITED_EXTENSION"
   | "TLS_UNSUPPORTED_GROUP"
   | "UNSUPPORTED_CONTENT_ENCODING"
-  | "WASM_TRAP";
+  | "WASM_TRAP"
+  | "WS_ABNORMAL_CLOSURE"
+  | "WS_CLOSED"
+  | "WS_COMPRESSION"
+  | "WS_FLOOD"
+  | "WS_HANDSHAKE"
+  | "WS_HANDSHAKE_STATUS"
+  | "WS_INVALID_ARGUMENT"
+  | "WS_INVALID_UTF8"
+  | "WS_MESSAGE_TOO_BIG"
+  | "WS_PROTOCOL"
+  | "WS_SEND_QUEUE_FULL";
 
 /** Where a fetch failed. */
 export type ErrorPhase =
@@ -255,10 +266,67 @@ export class BurrowError extends Error {
   readonly phase: ErrorPhase;
 }
 
+/** Options of `client.websocket`. */
+export interface WebSocketOptions {
+  /** Subprotocols to offer, in order of preference. */
+  protocols?: string | string[];
+  /** More fields for the Upgrade request (`Origin`, `Authorization`, ...); the handshake's
+   * own (`Upgrade`, `Connection`, `Sec-WebSocket-*`, `Host`) are refused. */
+  headers?: HeadersInit;
+}
+
+/** The close event of a `BurrowWebSocket`. */
+export interface BurrowCloseEvent extends Event {
+  readonly code: number;
+  readonly reason: string;
+  readonly wasClean: boolean;
+}
+
+/** The error event of a `BurrowWebSocket`: `error` is the `BurrowError`. */
+export interface BurrowErrorEvent extends Event {
+  readonly error: BurrowError;
+}
+
+/** The message event of a `BurrowWebSocket`: a string for text, an ArrayBuffer for binary. */
+export interface BurrowMessageEvent extends Event {
+  readonly data: string | ArrayBuffer;
+}
+
+export interface BurrowWebSocketEventMap {
+  open: Event;
+  message: BurrowMessageEvent;
+  error: BurrowErrorEvent;
+  close: BurrowCloseEvent;
+}
+
+/** An open WebSocket from `client.websocket`, shaped as the platform's `WebSocket`. */
+export class BurrowWebSocket {
+  static readonly CONNECTING: 0;
+  static readonly OPEN: 1;
+  static readonly CLOSING: 2;
+  static readonly CLOSED: 3;
+  readonly url: string;
+  readonly readyState: 0 | 1 | 2 | 3;
+  readonly protocol: string;
+  readonly extensions: string;
+  readonly bufferedAmount: number;
+  binaryType: "arraybuffer";
+  onopen: ((ev: Event) => void) | null;
+  onmessage: ((ev: BurrowMessageEvent) => void) | null;
+  onerror: ((ev: BurrowErrorEvent) => void) | null;
+  onclose: ((ev: BurrowCloseEvent) => void) | null;
+  send(data: string | ArrayBuffer | ArrayBufferView): void;
+  close(code?: number, reason?: string): void;
+  addEventListener<K extends keyof BurrowWebSocketEventMap>(type: K, listener: ((ev: BurrowWebSocketEventMap[K]) => void) | { handleEvent(ev: BurrowWebSocketEventMap[K]): void }, options?: boolean | { once?: boolean }): void;
+  removeEventListener<K extends keyof BurrowWebSocketEventMap>(type: K, listener: ((ev: BurrowWebSocketEventMap[K]) => void) | { handleEvent(ev: BurrowWebSocketEventMap[K]): void }): void;
+}
+
 /** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */
 export class Client {
   constructor(options: ClientOptions);
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<BurrowResponse>;
+  /** Opens a WebSocket through this client's proxy, trust and identity; resolves once open. */
+  websocket(url: string | URL, options?: WebSocketOptions): Promise<BurrowWebSocket>;
   stats(): { webcrypto?: Record<string, number>; pendingHeadsHighWater?: number };
   close(): void;
 }

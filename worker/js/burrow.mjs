@@ -226,6 +226,32 @@ export class Client {
     return response;
   }
 
+  /** Opens a WebSocket (`ws://` or `wss://`) through this client's proxy, trust and
+   * identity. `options.protocols`: a subprotocol or an array of them to offer;
+   * `options.headers`: more fields for the Upgrade request (`Origin`, `Authorization`, ...).
+   * Resolves, once the server has switched protocols, to a `BurrowWebSocket` that is open;
+   * rejects with a `BurrowError` (`WS_HANDSHAKE_STATUS` for an answer other than 101, ...). */
+  async websocket(url, options = undefined) {
+    if (this.#raw === null) throw closedError();
+    if (this.#generation !== generation) {
+      throw new BurrowError("WASM_TRAP", "runtime", "burrow's wasm instance was restarted after a trap: make a new Client");
+    }
+    const o = options ?? {};
+    const protocols = o.protocols === undefined ? [] : typeof o.protocols === "string" ? [o.protocols] : Array.from(o.protocols);
+    if (!protocols.every((p) => typeof p === "string")) throw new TypeError("burrow: websocket option `protocols` must be a string or an array of strings");
+    const headers = [];
+    if (o.headers !== undefined) for (const [n, v] of new Headers(o.headers)) headers.push([n, v]);
+    const ws = new BurrowWebSocket(String(url));
+    let raw;
+    try {
+      raw = await this.#raw.websocket(String(url), protocols, headers, (type, value) => ws._deliver(type, value));
+    } catch (e) {
+      throw toError(e);
+    }
+    ws._open(raw, this.#generation);
+    return ws;
+  }
+
   /** Counters: WebCrypto work, the pending-head high-water mark. After `close()`, throws
    * `CLIENT_CLOSED`. */
   stats() {
@@ -241,6 +267,157 @@ export class Client {
     this.#raw.close();
     this.#raw.free();
     this.#raw = null;
+  }
+}
+
+/** A WebSocket opened by `client.websocket`, with the platform `WebSocket`'s shape: `send`,
+ * `close`, `readyState`, `protocol`, `extensions`, `binaryType` ("arraybuffer"),
+ * `bufferedAmount`, and the events open, message (`{ data }`: a string or an ArrayBuffer),
+ * error and close (`{ code, reason, wasClean }`) through `addEventListener` or `onmessage`
+ * and the like. Events wait until the task that awaited `client.websocket` has run, so
+ * listeners added right after the await miss nothing. */
+// Listeners are kept here rather than by an EventTarget: workerd's EventTarget also calls
+// `on<type>` properties itself, so a subclass calling them too would call each twice.
+export class BurrowWebSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSING = 2;
+  static CLOSED = 3;
+  #raw = null;
+  #generation = -1;
+  #state = 0;
+  #held = [];
+  #started = false;
+  #protocol = "";
+  #extensions = "";
+  onopen = null;
+  onmessage = null;
+  onerror = null;
+  onclose = null;
+
+  #listeners = new Map();
+
+  constructor(url) {
+    this.url = url;
+  }
+
+  /** As EventTarget's (the `once` option included). */
+  addEventListener(type, listener, options = undefined) {
+    if (typeof listener !== "function" && typeof listener?.handleEvent !== "function") return;
+    const list = this.#listeners.get(type) ?? [];
+    if (list.some((l) => l.listener === listener)) return;
+    list.push({ listener, once: typeof options === "object" && options?.once === true });
+    this.#listeners.set(type, list);
+  }
+
+  /** As EventTarget's. */
+  removeEventListener(type, listener) {
+    const list = this.#listeners.get(type);
+    if (list) this.#listeners.set(type, list.filter((l) => l.listener !== listener));
+  }
+
+  get readyState() {
+    return this.#state;
+  }
+  get protocol() {
+    return this.#protocol;
+  }
+  get extensions() {
+    return this.#extensions;
+  }
+  get binaryType() {
+    return "arraybuffer";
+  }
+  set binaryType(v) {
+    if (v !== "arraybuffer") throw new TypeError('burrow: a BurrowWebSocket\'s binaryType is "arraybuffer" only');
+  }
+  get bufferedAmount() {
+    return this.#raw && this.#state < 3 && this.#generation === generation ? this.#raw.bufferedAmount : 0;
+  }
+
+  /** Queues a message: a string is sent as text, an ArrayBuffer or a view as binary. */
+  send(data) {
+    if (this.#state === 0) throw new DOMException("burrow: the WebSocket is not open yet", "InvalidStateError");
+    if (this.#state !== 1) throw new BurrowError("WS_CLOSED", "request", "WS_CLOSED: the WebSocket is closing or closed: open a new one");
+    try {
+      if (typeof data === "string") this.#raw.sendText(data);
+      else if (data instanceof ArrayBuffer) this.#raw.sendBinary(new Uint8Array(data));
+      else if (ArrayBuffer.isView(data)) this.#raw.sendBinary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      else throw new TypeError("burrow: WebSocket send() takes a string, an ArrayBuffer or an ArrayBufferView");
+    } catch (e) {
+      throw e instanceof TypeError ? e : toError(e);
+    }
+  }
+
+  /** Starts the closing handshake (`code`: 1000 or 3000-4999, `reason` at most 123 bytes of
+   * UTF-8); the close event follows the server's answer. */
+  close(code = undefined, reason = "") {
+    if (this.#state >= 2) return;
+    if (code !== undefined && code !== 1000 && !(code >= 3000 && code <= 4999)) {
+      throw new DOMException(`burrow: close code ${code} may not be sent: use 1000 or 3000-4999`, "InvalidAccessError");
+    }
+    try {
+      this.#raw.close(code, String(reason));
+    } catch (e) {
+      throw toError(e);
+    }
+    this.#state = 2;
+  }
+
+  _open(raw, gen) {
+    this.#raw = raw;
+    this.#generation = gen;
+    this.#protocol = raw.protocol;
+    this.#extensions = raw.extensions;
+    this.#state = 1;
+    // A macrotask: after the code that awaited client.websocket() has added its listeners.
+    setTimeout(() => {
+      this.#started = true;
+      this.#fire("open", new Event("open"));
+      for (const [t, v] of this.#held.splice(0)) this.#dispatch(t, v);
+    }, 0);
+  }
+
+  _deliver(type, value) {
+    if (!this.#started) this.#held.push([type, value]);
+    else queueMicrotask(() => this.#dispatch(type, value));
+  }
+
+  #dispatch(type, value) {
+    if (type === "message") {
+      const ev = new MessageEvent("message", { data: value });
+      this.#fire("message", ev);
+    } else if (type === "error") {
+      const ev = new Event("error");
+      ev.error = toError(value);
+      this.#fire("error", ev);
+    } else if (type === "close") {
+      this.#state = 3;
+      const ev = new Event("close");
+      Object.assign(ev, { code: value.code, reason: value.reason, wasClean: value.wasClean });
+      // The driver has ended: its wasm half goes now (finalizers are not promised in workerd).
+      if (this.#raw && this.#generation === generation) this.#raw.free();
+      this.#raw = null;
+      this.#fire("close", ev);
+    }
+  }
+
+  #fire(type, ev) {
+    const handler = this["on" + type];
+    const all = typeof handler === "function" ? [{ listener: handler }] : [];
+    for (const l of this.#listeners.get(type) ?? []) {
+      all.push(l);
+      if (l.once) this.removeEventListener(type, l.listener);
+    }
+    for (const { listener } of all) {
+      try {
+        if (typeof listener === "function") listener.call(this, ev);
+        else listener.handleEvent(ev);
+      } catch (e) {
+        // A listener's exception is its own, as with EventTarget.
+        globalThis.reportError?.(e);
+      }
+    }
   }
 }
 

@@ -26,14 +26,14 @@ use crate::options::{self, present};
 use crate::setup::{self, Core, Http};
 use crate::webcrypto::WebCrypto;
 
-fn set(o: &Object, k: &str, v: impl Into<JsValue>) {
+pub(crate) fn set(o: &Object, k: &str, v: impl Into<JsValue>) {
     // Setting a plain property on a fresh object cannot fail.
     let _ = Reflect::set(o, &JsValue::from_str(k), &v.into());
 }
 
 /// `{ code, phase, message }` for the JS side: the phase the error says (or `phase`, where
 /// the caller knows better: a body being read), the message naming JS options.
-fn error_value(e: &Error, phase: Option<Phase>) -> JsValue {
+pub(crate) fn error_value(e: &Error, phase: Option<Phase>) -> JsValue {
     let o = Object::new();
     set(&o, "code", e.code());
     set(&o, "phase", phase.unwrap_or_else(|| e.phase()).name());
@@ -207,6 +207,34 @@ impl RawClient {
                 Ok(RawResponse::new(resp, token).into())
             })
         }))
+    }
+
+    /// Opens a WebSocket (`ws://` or `wss://`) through this client's proxy, trust and
+    /// identity: `protocols` an array of subprotocols to offer, `headers` an array of
+    /// `[name, value]`; `on_event(type, value)` hears every event after the open (see
+    /// `websocket.rs`). Resolves to a `RawWebSocket` once the server switched protocols.
+    pub fn websocket(
+        &self,
+        url: String,
+        protocols: Array,
+        headers: Array,
+        on_event: js_sys::Function,
+    ) -> Promise {
+        let http = self.http.borrow().clone();
+        let context = Rc::clone(&self.context);
+        // An entry point of the executor: the task runs before this returns.
+        from_js(|| {
+            spawn_promise(async move {
+                let Some(http) = http else {
+                    return Err(error_value(&client_closed(), None));
+                };
+                context.check().map_err(|e| error_value(&e, None))?;
+                let ws = crate::websocket::open(http, url, protocols, headers, on_event)
+                    .await
+                    .map_err(|e| error_value(&setup::fetch_error(&context, e), None))?;
+                Ok(ws.into())
+            })
+        })
     }
 
     /// Drops the pool: idle connections close, later fetches fail with `CLIENT_CLOSED`. An

@@ -14,6 +14,8 @@
 //! - `api` and `options` (feature `js`, on by default): the JS API's Rust half (`RawClient`,
 //!   `RawResponse`, `AbortToken`), wrapped by `worker/js/burrow.mjs` into the WHATWG-shaped
 //!   `Client.fetch`.
+//! - `websocket` (feature `js`): the JS API's WebSockets, a driver task per socket that
+//!   sends what JS queued and hands each event to a JS callback as it arrives.
 //! - `workers_rs` (feature `workers-rs`): the Rust API for Workers written with workers-rs,
 //!   `Client::fetch` of a `worker::Request` or an `http::Request` to a streaming
 //!   `Response`, with typed `Error`s. A Rust Worker builds this crate with
@@ -52,6 +54,8 @@ pub mod routes;
 mod setup;
 mod timer;
 pub mod webcrypto;
+#[cfg(feature = "js")]
+mod websocket;
 #[cfg(feature = "workers-rs")]
 mod workers_rs;
 

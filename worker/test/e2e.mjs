@@ -107,6 +107,61 @@ function startStalling() {
   }));
 }
 
+// --- a WebSocket echo server: Python's `websockets` (script/bootstrap installs it) ---------
+// /echo echoes (messages over 100,000 bytes in 40,000-byte fragments), /close closes with 4001
+// after one message, /forbidden refuses the upgrade with 403. permessage-deflate as websockets
+// agrees it by default.
+const WS_SERVER = `
+import asyncio, json
+from http import HTTPStatus
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
+
+async def handler(ws):
+    try:
+        path = ws.request.path.split("?")[0]
+        if path == "/echo":
+            async for msg in ws:
+                if len(msg) > 100_000:
+                    await ws.send([msg[i:i + 40_000] for i in range(0, len(msg), 40_000)])
+                else:
+                    await ws.send(msg)
+        elif path == "/close":
+            await ws.recv()
+            await ws.close(4001, "server bye")
+    except ConnectionClosed:
+        pass
+
+def refuse(connection, request):
+    if request.path == "/forbidden":
+        return connection.respond(HTTPStatus.FORBIDDEN, "no WebSocket here\\n")
+    return None
+
+def chat(ws, offered):
+    return "chat" if "chat" in offered else None
+
+async def main():
+    s = await serve(handler, "127.0.0.1", 0, max_size=4 * 2**20, process_request=refuse, select_subprotocol=chat)
+    print(s.sockets[0].getsockname()[1], flush=True)
+    await asyncio.Future()
+
+asyncio.run(main())
+`;
+
+async function startWsServer() {
+  const { spawn } = await import("node:child_process");
+  const child = spawn("python3", ["-c", WS_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(Number(out.trim()));
+    });
+    child.on("exit", (code) => reject(new Error(`the WebSocket server (python3 with websockets: run script/bootstrap) exited with ${code}`)));
+  });
+  return { port, close: () => child.kill() };
+}
+
 // --- wrangler dev ------------------------------------------------------------------------
 async function startWorker() {
   const caPem = fs.readFileSync(path.join(state, "pki", "root.pem"), "utf8");
@@ -132,15 +187,17 @@ async function get(base, route, params) {
 async function main() {
   const api = await startApi();
   const stalling = await startStalling();
+  const wsServer = await startWsServer();
   const worker = await startWorker();
   const base = worker.base;
   const stop = () => {
     worker.stop();
     api.close();
     stalling.close();
+    wsServer.close();
   };
   try {
-    await run(base, api.address().port, stalling.ports);
+    await run(base, api.address().port, stalling.ports, wsServer.port);
   } finally {
     stop();
   }
@@ -149,7 +206,7 @@ async function main() {
 
 const L = (name, p = "") => `https://localhost:${port(name)}${p}`;
 
-async function run(base, apiPort, stallPorts) {
+async function run(base, apiPort, stallPorts, wsPort) {
   const u = creds.proxy_user ?? "proxyuser";
   const pw = creds.proxy_pass ?? "proxypass";
   const su = creds.socks_user ?? "socksuser";
@@ -435,6 +492,21 @@ async function run(base, apiPort, stallPorts) {
       const ms = Date.now() - t0;
       check(`a server that stalls ${what} → ${code} after ~${Object.values(timeouts).reduce((a, b) => Math.min(a, b))} ms (took ${ms} ms)`, j.ok === false && j.error?.code === code && ms < 4000, JSON.stringify(j));
     }
+  }
+
+  // 13e. WebSockets from JS (client.websocket): 1,000 messages of mixed sizes echoed
+  // byte-exact, directly and through each kind of proxy with credentials; close codes both
+  // ways; a refused upgrade.
+  {
+    const wsUrl = `ws://127.0.0.1:${wsPort}`;
+    for (const name of ["direct", "squid+auth", "microsocks(socks5h)+auth", "https-proxy+auth"]) {
+      const j = (await get(base, "/t/ws", { url: wsUrl, proxy: proxies[name], n: "1000" })).json;
+      check(`WebSocket echo of 1,000 mixed messages (${name}), byte-exact`, j.ok && j.received === 1000 && j.mismatches === 0 && j.protocol === "chat" && j.extensions.startsWith("permessage-deflate") && j.close?.code === 1000 && j.close.wasClean, JSON.stringify(j));
+    }
+    const c = (await get(base, "/t/ws", { url: wsUrl, mode: "close" })).json;
+    check("WebSocket close codes: the server's 4001 and our 4002 round-trip; 1005 refused", c.ok && c.server?.code === 4001 && c.server.reason === "server bye" && c.server.wasClean && c.client?.code === 4002 && c.client.wasClean && c.badCode?.name === "InvalidAccessError" && c.stateAfter === 3, JSON.stringify(c));
+    const r = (await get(base, "/t/ws", { url: `${wsUrl}/forbidden`, mode: "refused" })).json;
+    check("WebSocket refused upgrade (403) → WS_HANDSHAKE_STATUS", r.ok && r.error?.burrow && r.error.code === "WS_HANDSHAKE_STATUS" && r.error.phase === "headers" && r.error.message.includes("403"), JSON.stringify(r));
   }
 
   // 14. The diagnostics still answer.

@@ -182,6 +182,92 @@ const routes = {
     return json({ n, bytes, chunks, tasksFirst, heapFirst, heapAfter10, heapEnd, marks, memoryFirst, memoryEnd: wasmMemoryBytes() });
   },
 
+  // WebSockets (client.websocket): mode "echo" sends `n` messages of mixed sizes (text and
+  // binary alternating, every 25th over 64 KiB) all at once and compares each echo byte for
+  // byte; "close" checks close codes both ways; "refused" expects the named error.
+  async "/t/ws"(p, env) {
+    const client = new Client(clientOptions(env, p));
+    const url = p.get("url");
+    const mode = p.get("mode") ?? "echo";
+    const opened = (ws) => new Promise((resolve) => ws.addEventListener("close", resolve));
+    try {
+      if (mode === "refused") {
+        try {
+          await client.websocket(url);
+          return json({ ok: false, error: "no error" });
+        } catch (e) {
+          return json({ ok: true, error: err(e) });
+        }
+      }
+      if (mode === "close") {
+        // The server closes (4001 "server bye") after one message.
+        const a = await client.websocket(`${url}/close`);
+        const aClosed = opened(a);
+        a.send("close me");
+        const ca = await aClosed;
+        // We close (4002 "client bye"); the server's reply echoes the code.
+        const b = await client.websocket(`${url}/echo`);
+        const bClosed = opened(b);
+        b.close(4002, "client bye");
+        const cb = await bClosed;
+        let badCode;
+        const c = await client.websocket(`${url}/echo`);
+        try { c.close(1005); badCode = "no error"; } catch (e) { badCode = err(e); }
+        c.close(1000);
+        await opened(c);
+        return json({ ok: true, server: { code: ca.code, reason: ca.reason, wasClean: ca.wasClean }, client: { code: cb.code, reason: cb.reason, wasClean: cb.wasClean }, badCode, stateAfter: b.readyState });
+      }
+      const n = Number(p.get("n") ?? 1000);
+      const ws = await client.websocket(`${url}/echo`, { protocols: ["chat"] });
+      const sent = [];
+      for (let i = 0; i < n; i++) {
+        const size = i % 25 === 0 ? 65536 + 1000 + i * 13 : (i * 37) % 3000;
+        if (i % 2 === 0) {
+          let t = "";
+          while (t.length < size) t += `msg ${i} héllo ✓ `;
+          sent.push(t.slice(0, size));
+        } else {
+          const b = new Uint8Array(size);
+          for (let k = 0; k < size; k++) b[k] = (k * 31 + i) & 0xff;
+          sent.push(b);
+        }
+      }
+      const got = [];
+      const done = new Promise((resolve, reject) => {
+        ws.onmessage = (ev) => {
+          got.push(ev.data);
+          if (got.length === n) resolve();
+        };
+        ws.addEventListener("error", (ev) => reject(ev.error));
+        ws.addEventListener("close", (ev) => reject(new Error(`closed early: ${ev.code}`)));
+      });
+      for (const m of sent) ws.send(m);
+      await done;
+      let mismatches = 0;
+      let bytes = 0;
+      for (let i = 0; i < n; i++) {
+        const a = sent[i];
+        const b = got[i];
+        if (typeof a === "string") {
+          bytes += a.length;
+          if (b !== a) mismatches++;
+        } else {
+          bytes += a.byteLength;
+          const v = b instanceof ArrayBuffer ? new Uint8Array(b) : null;
+          if (!v || v.length !== a.length || v.some((x, k) => x !== a[k])) mismatches++;
+        }
+      }
+      const closed = opened(ws);
+      ws.close(1000, "done");
+      const c = await closed;
+      return json({ ok: mismatches === 0, n, received: got.length, mismatches, bytes, protocol: ws.protocol, extensions: ws.extensions, close: { code: c.code, wasClean: c.wasClean } });
+    } catch (e) {
+      return json({ ok: false, error: err(e) });
+    } finally {
+      client.close();
+    }
+  },
+
   // Live heap and executor counts between requests (what the previous request left behind).
   async "/t/heap"() {
     return json({ heap: wasmHeap(), tasks: wasmTasks() });

@@ -136,7 +136,7 @@ const NOT_BURROW_ERRORS: &[&str] = &["BAD_URL", "REDIRECT_FORBIDDEN"];
 fn error_codes_match_the_rust_sources() {
     // The client's error and the errors whose codes it passes on unchanged, with the
     // functions that spell them (proxy's `code` hands SOCKS5 replies to `error_code`).
-    let sources: [(&str, &[&str]); 9] = [
+    let sources: [(&str, &[&str]); 10] = [
         ("crates/client/src/error.rs", &["code"]),
         ("crates/client/src/deadline.rs", &["code"]),
         ("crates/handshake/src/error.rs", &["code"]),
@@ -146,6 +146,7 @@ fn error_codes_match_the_rust_sources() {
         ("crates/proxy/src/error.rs", &["code", "error_code"]),
         ("crates/decode/src/error.rs", &["code"]),
         ("crates/cookies/src/redirect.rs", &["code"]),
+        ("crates/ws/src/error.rs", &["code"]),
     ];
     let mut made = BTreeSet::new();
     for (file, fns) in sources {

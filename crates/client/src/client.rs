@@ -33,7 +33,7 @@ mod websocket;
 
 pub(crate) use request::default_fields;
 pub use response::{Response, CHUNK_TARGET};
-pub use websocket::{WebSocket, WebSocketOptions};
+pub use websocket::{Received, WebSocket, WebSocketOptions};
 
 use pool::Pool;
 

@@ -39,7 +39,9 @@ mod trust;
 pub use burrow_proxy::{
     connect::ProxyConnectionHeader, Credentials, NoProxy, Proxy, Scheme as ProxyScheme,
 };
-pub use client::{uses_proxy, Client, Response, WebSocket, WebSocketOptions, CHUNK_TARGET};
+pub use client::{
+    uses_proxy, Client, Received, Response, WebSocket, WebSocketOptions, CHUNK_TARGET,
+};
 pub use client_cert::{ClientCert, ClientCertError};
 pub use config::{
     ClientConfig, Decompress, RedirectMode, RedirectPolicy, DEFAULT_MAX_BODY_BYTES,

@@ -7,7 +7,9 @@
 //! behind an HTTP(S) proxy is reached by CONNECT (a proxy cannot forward an Upgrade in
 //! absolute-form); the connection is never pooled.
 
-use std::pin::pin;
+use std::future::{poll_fn, Future};
+use std::pin::{pin, Pin};
+use std::task::Poll;
 
 use burrow_h1::{parse_response_head, BodyKind, Limits as H1Limits, RequestHead, Target};
 use burrow_ws::{CloseCode, CloseState, Connection, Event, Handshake, MaskSource, MessageKind};
@@ -333,6 +335,17 @@ async fn read_head<N: Net>(
     }
 }
 
+/// What [`WebSocket::recv_unless`] got.
+#[derive(Debug)]
+pub enum Received {
+    /// The next event, as [`WebSocket::recv`] gives it.
+    Event(Event),
+    /// The interrupt completed while waiting for the server: nothing was lost.
+    Interrupted,
+    /// The WebSocket has closed (`recv`'s `None`).
+    Done,
+}
+
 /// Where the transport stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -472,10 +485,48 @@ impl<N: Net> WebSocket<N> {
         }
     }
 
+    /// [`recv`](Self::recv) for a driver that also sends: when `interrupt` completes while
+    /// waiting for the server, the wait ends with [`Received::Interrupted`] (the dropped read
+    /// loses nothing: the transports' reads are cancel-safe, and nothing is cut mid-write,
+    /// since writes are never raced). `interrupt` is polled again at every wait, so it should
+    /// be a "something is queued" check, not a one-shot.
+    pub async fn recv_unless(
+        &mut self,
+        mut interrupt: Pin<&mut dyn Future<Output = ()>>,
+    ) -> Result<Received, Error> {
+        loop {
+            if let Some(ev) = self.conn.poll_event() {
+                if let Event::Close(_) = &ev {
+                    self.finish().await;
+                }
+                return Ok(Received::Event(ev));
+            }
+            if self.state == State::Done {
+                return Ok(Received::Done);
+            }
+            self.flush().await?;
+            if let Some(e) = self.conn.error() {
+                self.shut().await;
+                return Err(Error::WebSocket(e));
+            }
+            if !self.read_some_unless(Some(interrupt.as_mut())).await? {
+                return Ok(Received::Interrupted);
+            }
+        }
+    }
+
     /// One transport read fed to the connection (an error in it is reported by `recv` after
     /// the events before it). Waits without limit while open, under the idle deadline once
     /// our Close is out.
     async fn read_some(&mut self) -> Result<(), Error> {
+        self.read_some_unless(None).await.map(|_| ())
+    }
+
+    /// [`read_some`](Self::read_some), given up for `interrupt` (then `Ok(false)`).
+    async fn read_some_unless(
+        &mut self,
+        mut interrupt: Option<Pin<&mut dyn Future<Output = ()>>>,
+    ) -> Result<bool, Error> {
         let idle = match self.conn.close_state() {
             CloseState::Open => None,
             _ => self.client.inner.config.deadlines.idle,
@@ -484,9 +535,22 @@ impl<N: Net> WebSocket<N> {
         let clock = Clock {
             total_ends_ms: None,
         };
-        let read = clock
-            .run(net, Deadline::Idle, idle, pin!(self.stream.fill_buf()))
-            .await;
+        let read = {
+            let fill = pin!(self.stream.fill_buf());
+            let mut read = pin!(clock.run(net, Deadline::Idle, idle, fill));
+            poll_fn(|cx| {
+                if let Some(i) = interrupt.as_mut() {
+                    if i.as_mut().poll(cx).is_ready() {
+                        return Poll::Ready(None);
+                    }
+                }
+                read.as_mut().poll(cx).map(Some)
+            })
+            .await
+        };
+        let Some(read) = read else {
+            return Ok(false);
+        };
         let data = match read {
             Ok(Ok(d)) => d,
             Ok(Err(e)) => {
@@ -506,11 +570,11 @@ impl<N: Net> WebSocket<N> {
             if self.conn.error().is_none() {
                 self.shut().await;
             }
-            return Ok(());
+            return Ok(true);
         }
         let _ = self.conn.handle_input(data);
         self.stream.consume(n);
-        Ok(())
+        Ok(true)
     }
 
     /// Writes what the connection has to send (under the idle deadline); a failure closes
