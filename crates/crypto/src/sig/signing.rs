@@ -261,10 +261,24 @@ fn rsa_sign(
     alg: VerifyAlgorithm,
     message: &[u8],
 ) -> Result<Vec<u8>, CryptoError> {
+    rsa_sign_with(k, alg, message, crate::rand::fill)
+}
+
+/// [`rsa_sign`] with randomness from `fill`: a draw that fails anywhere fails the signature,
+/// since `rsa` would otherwise blind and salt with whatever the buffer held.
+fn rsa_sign_with(
+    k: &::rsa::RsaPrivateKey,
+    alg: VerifyAlgorithm,
+    message: &[u8],
+    fill: fn(&mut [u8]) -> Result<(), CryptoError>,
+) -> Result<Vec<u8>, CryptoError> {
     use ::rsa::signature::{RandomizedSigner, SignatureEncoding};
     use sha2::{Sha256, Sha384, Sha512};
     use VerifyAlgorithm as V;
-    let mut rng = SystemRng;
+    let mut rng = FillRng {
+        fill,
+        failed: false,
+    };
     let k = k.clone();
     let sig = match alg {
         V::RsaPkcs1Sha256 => ::rsa::pkcs1v15::SigningKey::<Sha256>::new(k)
@@ -288,13 +302,20 @@ fn rsa_sign(
             .map(|s| s.to_vec()),
         _ => return Err(CryptoError::UnsupportedAlgorithm),
     };
+    if rng.failed {
+        return Err(CryptoError::Rng);
+    }
     sig.map_err(|_| CryptoError::Rng)
 }
 
-/// `rsa`'s randomness, from [`crate::rand::fill`].
-struct SystemRng;
+/// `rsa`'s randomness, from a fill function (the platform's, [`crate::rand::fill`]). A failed
+/// draw is remembered in `failed`: `fill_bytes` cannot report it, and `rsa` calls both.
+struct FillRng {
+    fill: fn(&mut [u8]) -> Result<(), CryptoError>,
+    failed: bool,
+}
 
-impl ::rsa::rand_core::RngCore for SystemRng {
+impl ::rsa::rand_core::RngCore for FillRng {
     fn next_u32(&mut self) -> u32 {
         let mut b = [0u8; 4];
         self.fill_bytes(&mut b);
@@ -306,23 +327,21 @@ impl ::rsa::rand_core::RngCore for SystemRng {
         u64::from_le_bytes(b)
     }
     fn fill_bytes(&mut self, dest: &mut [u8]) {
-        // A failed system generator leaves zeros: PSS and blinding then lose their randomness,
-        // not the signature its validity. `try_fill_bytes` is what `rsa` calls.
-        if crate::rand::fill(dest).is_err() {
+        // The zeros are never used: `rsa_sign_with` sees `failed` and drops the signature.
+        if (self.fill)(dest).is_err() {
+            self.failed = true;
             dest.fill(0);
         }
     }
     fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), ::rsa::rand_core::Error> {
-        crate::rand::fill(dest).map_err(|_| {
-            ::rsa::rand_core::Error::from(
-                core::num::NonZeroU32::new(::rsa::rand_core::Error::CUSTOM_START)
-                    .unwrap_or(core::num::NonZeroU32::MIN),
-            )
-        })
+        // Never `Err`: `rand`'s `Rng::fill`, which `rsa`'s big-integer sampling calls, panics
+        // on one. The failure is kept in `failed` instead.
+        self.fill_bytes(dest);
+        Ok(())
     }
 }
 
-impl ::rsa::rand_core::CryptoRng for SystemRng {}
+impl ::rsa::rand_core::CryptoRng for FillRng {}
 
 #[cfg(test)]
 mod tests {
@@ -359,6 +378,22 @@ mod tests {
         assert!(!format!("{k:?}").contains("07"));
         let other = SigningKey::from_sec1_der(&p256_sec1(&[8u8; 32])).unwrap();
         assert!(!other.matches(&info));
+    }
+
+    #[test]
+    fn rsa_signature_fails_when_the_random_source_fails() {
+        let mut rng = FillRng {
+            fill: crate::rand::fill,
+            failed: false,
+        };
+        let k = ::rsa::RsaPrivateKey::new(&mut rng, 512).unwrap();
+        let alg = VerifyAlgorithm::RsaPkcs1Sha256;
+        assert!(rsa_sign_with(&k, alg, b"m", crate::rand::fill).is_ok());
+        // Blinding samples through `rand::Rng::fill`, which panics on an `Err` from the source.
+        assert_eq!(
+            rsa_sign_with(&k, alg, b"m", |_| Err(CryptoError::Rng)),
+            Err(CryptoError::Rng)
+        );
     }
 
     #[test]
