@@ -43,6 +43,11 @@ export function query(m, n, ctx, extra = {}) {
     q.set("prime", m.prime);
     q.set("gapMs", String(EVENT_GAP_MS));
   }
+  if (m.op === "ws") {
+    q.set("url", `${m.deflate ? ctx.wsOrigin : ctx.wsPlainOrigin}/echo`);
+    q.set("kind", m.kind);
+    q.set("size", String(m.size));
+  }
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return q;
 }
