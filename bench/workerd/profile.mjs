@@ -81,7 +81,7 @@ async function main() {
   const { peers, sums } = loadPeers();
   const origin = row.op === "events" ? await startOrigin(state) : null;
   const wsEcho = row.op === "ws" ? await startWsEcho(state) : null;
-  const ctx = { peers, sums, origin: origin ? `https://localhost:${origin.port}` : null, wsOrigin: wsEcho ? `wss://localhost:${wsEcho.port}` : null };
+  const ctx = { peers, sums, origin: origin ? `https://localhost:${origin.port}` : null, wsOrigin: wsEcho ? `wss://localhost:${wsEcho.port}` : null, wsPlainOrigin: wsEcho ? `wss://localhost:${wsEcho.plainPort}` : null };
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-profile-"));
   let session = null;
   let cdp = null;
