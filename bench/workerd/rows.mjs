@@ -38,6 +38,9 @@ const routes = {
   // A PooledClient per Worker request; the connection stays in the BurrowPool object.
   "CONNECT h2, pooled": { proxy: "HTTP_PROXY", http2: true, impl: "pooled" },
   "CONNECT h1, pooled": { proxy: "HTTP_PROXY", http2: false, impl: "pooled" },
+  // The same with every body streamed from the object (poolInlineBytes: 0), as before small
+  // bodies came back whole with the head.
+  "CONNECT h2, pooled, streamed": { proxy: "HTTP_PROXY", http2: true, impl: "pooled", poolInlineBytes: 0 },
   // The same job without the pool: a new client, so a new connection, per request.
   "CONNECT h2, new connection": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
   // WebSockets (HTTP/1.1 Upgrade, wss:// to bench/workerd/wsecho.mjs): a server that agrees
@@ -72,7 +75,7 @@ export function measurements() {
   // The pool: a new PooledClient per request (as a Worker makes one per request), the object
   // warm (prime "same"), against a new connection per request.
   for (const [key, file, n] of [["pooled-1k", "1k", 40], ["pooled-16k", "16k", 40]]) {
-    for (const route of ["CONNECT h2, pooled", "CONNECT h1, pooled"]) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 1, prime: "same", n, main: route === "CONNECT h2, pooled" }));
+    for (const route of ["CONNECT h2, pooled", "CONNECT h2, pooled, streamed", "CONNECT h1, pooled"]) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 1, prime: "same", n, main: route === "CONNECT h2, pooled" }));
     rows.push(burrow(key, "CONNECT h2, new connection", { op: "fetch", peer: "DEF", file, reuse: 1, prime: "none", n: 12, main: false }));
   }
   const warm = [

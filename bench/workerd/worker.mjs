@@ -10,7 +10,8 @@
 //       SHA-256 too. The platform's fetch goes direct (it cannot use a proxy) and asks for
 //       gzip only when gzip=1 (burrow's default profile always asks). impl=pooled: a
 //       PooledClient per "client" (burrow-worker/pool), its connections in the BurrowPool
-//       Durable Object (whose CPU is workerd's too, so it is counted).
+//       Durable Object (whose CPU is workerd's too, so it is counted); poolInlineBytes=B its
+//       option of that name (0: every body streams from the object).
 //       census=1 (burrow): counts the socket operations and WebCrypto calls of the n (the
 //       profile's report; it wraps the sockets, so it is never on a measured call)
 //   GET /run?op=construct&n=N&trust=ca|system    n × (new Client, close), no request
@@ -153,7 +154,8 @@ function makeClient(p, env, tally) {
   if (impl === "platform") return null;
   if (impl === "pooled") {
     const { connect: _connect, ...options } = burrowOptions(p, env);
-    return new PooledClient({ ...options, pool: env.BURROW_POOL });
+    const inline = p.get("poolInlineBytes");
+    return new PooledClient({ ...options, pool: env.BURROW_POOL, ...(inline === null ? {} : { poolInlineBytes: Number(inline) }) });
   }
   return new Client(burrowOptions(p, env, tally));
 }

@@ -21,11 +21,18 @@ import { DurableObject } from "cloudflare:workers";
 import { BurrowError, Client } from "./burrow.mjs";
 
 const DEFAULT_IDLE_MS = 60_000;
+/** Response bodies up to this many bytes that the object already holds whole cross back as
+ * bytes beside the head, not as a stream (`poolInlineBytes`). */
+const DEFAULT_INLINE_BYTES = 64 * 1024;
 
-// Object names by options and origin, shared by every PooledClient of the isolate (a Worker
-// makes one per request; the digest is the same each time). Bounded: cleared when full.
-const NAMES = new Map();
-const MAX_NAMES = 256;
+// Object ids by namespace, options and origin, shared by every PooledClient of the isolate (a
+// Worker makes one per request; the name's digest and the id are the same each time). Ids
+// only, not stubs: checked in local workerd (1.20261117.1, bench/RESULTS.md 2026-12-07), a
+// stub kept from one Worker request fails in the next with "Cannot perform I/O on behalf of
+// a different request" (I/O type OutgoingFactory), while an id from `idFromName` in one
+// request makes a working stub (`get`) in later ones. Bounded: cleared when full.
+const IDS = new WeakMap(); // namespace -> Map(key -> DurableObjectId)
+const MAX_IDS = 256;
 
 /** Options with their keys sorted at every level: the same options give the same object. */
 function canonical(value) {
@@ -59,6 +66,61 @@ function abortReason(signal) {
   return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
+/** The body of `response` whole, if it is no longer than `max` bytes and already at hand:
+ * read while each read is answered before a zero-delay timer (a body still coming from the
+ * network is not). Otherwise a stream of what was read and the rest (the head waits one
+ * macrotask at most). { bytes } or { stream }. */
+async function wholeIfReady(body, max) {
+  const reader = body.getReader();
+  const LATE = {};
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(LATE), 0);
+  });
+  const parts = [];
+  let size = 0;
+  let pending = null;
+  try {
+    for (;;) {
+      const read = reader.read();
+      const r = await Promise.race([read, late]);
+      if (r === LATE) {
+        pending = read;
+        break;
+      }
+      if (r.done) {
+        if (parts.length === 1) return { bytes: parts[0] };
+        const bytes = new Uint8Array(size);
+        let at = 0;
+        for (const p of parts) {
+          bytes.set(p, at);
+          at += p.byteLength;
+        }
+        return { bytes };
+      }
+      parts.push(r.value);
+      size += r.value.byteLength;
+      if (size > max) break;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const stream = new ReadableStream(
+    {
+      async pull(controller) {
+        if (parts.length > 0) return controller.enqueue(parts.shift());
+        const r = await (pending ?? reader.read());
+        pending = null;
+        if (r.done) controller.close();
+        else controller.enqueue(r.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream };
+}
+
 /** The error the object reported, as `Client.fetch` would have thrown it. */
 function rebuildError(e, signal) {
   if (e.name === "AbortError" && signal?.aborted) return abortReason(signal);
@@ -77,12 +139,21 @@ function describeError(e) {
   return { kind: "other", name: e?.name ?? "Error", message: String(e?.message ?? e) };
 }
 
+/** The `Response` of an answer whose body came whole. */
+function inlineResponse(answer) {
+  const { bytes, statusText, headers } = answer.inline;
+  // The constructor takes 200-599 only; any other status is set on the object afterwards.
+  const status = answer.status >= 200 && answer.status <= 599 ? answer.status : 200;
+  const nullBody = [101, 103, 204, 205, 304].includes(answer.status) && bytes.byteLength === 0;
+  return new Response(nullBody ? null : bytes, { status, statusText, headers });
+}
+
 /**
  * The Durable Object holding burrow's connections. Export it from your Worker's main module
  * and bind it (see the README's "Connections across requests"); `PooledClient` talks to it.
  */
 export class BurrowPool extends DurableObject {
-  #clients = new Map(); // options JSON -> { client, timer, lastUse }
+  #clients = new Map(); // options JSON (canonical) -> { client, timer }
   #aborts = new Map(); // request id -> AbortController
   #started = 0;
 
@@ -101,7 +172,16 @@ export class BurrowPool extends DurableObject {
         signal: controller.signal,
       };
       const response = await entry.client.fetch(call.url, init);
-      return { response, meta: response.burrow, url: response.url, status: response.status };
+      const answer = { meta: response.burrow, url: response.url, status: response.status };
+      const inline = call.inlineBytes ?? DEFAULT_INLINE_BYTES;
+      if (inline > 0 && response.body !== null) {
+        // A small body already here crosses as bytes: the RPC stream (a pipe, its pulls on
+        // both sides) costs more than the body (bench/RESULTS.md, 2026-12-07).
+        const got = await wholeIfReady(response.body, inline);
+        if (got.bytes) return { ...answer, inline: { bytes: got.bytes, statusText: response.statusText, headers: [...response.headers] } };
+        return { ...answer, response: new Response(got.stream, response) };
+      }
+      return { ...answer, response };
     } catch (e) {
       return { error: describeError(e) };
     } finally {
@@ -119,11 +199,10 @@ export class BurrowPool extends DurableObject {
     return { clients: this.#clients.size, requests: this.#started, pendingHeads: this.#aborts.size };
   }
 
-  #entry(options, idleMs) {
-    const key = JSON.stringify(options);
+  #entry(key, idleMs) {
     let entry = this.#clients.get(key);
     if (!entry) {
-      entry = { client: new Client({ ...options, connect }), timer: null };
+      entry = { client: new Client({ ...JSON.parse(key), connect }), timer: null };
       this.#clients.set(key, entry);
     }
     clearTimeout(entry.timer);
@@ -144,38 +223,52 @@ export class BurrowPool extends DurableObject {
  */
 export class PooledClient {
   #pool;
-  #options;
   #optionsJson;
   #idleMs;
+  #inlineBytes;
   #nextId = 0;
+  #stubs = new Map(); // origin -> stub, for this client's life (one Worker request, as a rule)
 
   constructor(options) {
     if (!options || !options.pool || typeof options.pool.idFromName !== "function") {
       throw new TypeError("burrow: new PooledClient({ pool }) needs the BurrowPool Durable Object namespace binding (env.BURROW_POOL in the README's wrangler.toml)");
     }
-    const { pool, poolIdleMs, connect: _connect, ...rest } = options;
+    const { pool, poolIdleMs, poolInlineBytes, connect: _connect, ...rest } = options;
     if (poolIdleMs !== undefined && !(Number.isFinite(poolIdleMs) && poolIdleMs > 0)) {
       throw new TypeError("burrow: PooledClient option poolIdleMs must be a positive number of milliseconds");
     }
+    if (poolInlineBytes !== undefined && !(Number.isInteger(poolInlineBytes) && poolInlineBytes >= 0)) {
+      throw new TypeError("burrow: PooledClient option poolInlineBytes must be a whole number of bytes (0: always stream)");
+    }
     checkSerializable(rest, "options");
     this.#pool = pool;
-    this.#options = canonical(rest);
-    this.#optionsJson = JSON.stringify(this.#options);
+    // The object keys its clients by this text and makes a client from it.
+    this.#optionsJson = JSON.stringify(canonical(rest));
     this.#idleMs = poolIdleMs;
+    this.#inlineBytes = poolInlineBytes;
     this.fetch = this.fetch.bind(this);
   }
 
   /** The pool object for an origin: a name derived from the options and the origin (the
    * options hold credentials, so the name is their hash, not their text). */
   async #stub(origin) {
+    let stub = this.#stubs.get(origin);
+    if (stub !== undefined) return stub;
     const key = `${this.#optionsJson}\n${origin}`;
-    let name = NAMES.get(key);
-    if (name === undefined) {
-      name = `burrow:${await sha256Hex(key)}`;
-      if (NAMES.size >= MAX_NAMES) NAMES.clear();
-      NAMES.set(key, name);
+    let ids = IDS.get(this.#pool);
+    if (ids === undefined) {
+      ids = new Map();
+      IDS.set(this.#pool, ids);
     }
-    return this.#pool.get(this.#pool.idFromName(name));
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = this.#pool.idFromName(`burrow:${await sha256Hex(key)}`);
+      if (ids.size >= MAX_IDS) ids.clear();
+      ids.set(key, id);
+    }
+    stub = this.#pool.get(id);
+    this.#stubs.set(origin, stub);
+    return stub;
   }
 
   /** The pool object's counters for the origin of `url` (for tests and dashboards). */
@@ -218,8 +311,9 @@ export class PooledClient {
     try {
       answer = await stub.request({
         id,
-        options: this.#options,
+        options: this.#optionsJson,
         idleMs: this.#idleMs,
+        inlineBytes: this.#inlineBytes,
         method: req.method,
         url: req.url,
         headers,
@@ -232,10 +326,10 @@ export class PooledClient {
     }
     if (answer.error) throw rebuildError(answer.error, signal);
     if (signal?.aborted) {
-      answer.response.body?.cancel().catch(() => {});
+      answer.response?.body?.cancel().catch(() => {});
       throw abortReason(signal);
     }
-    let response = answer.response;
+    let response = answer.response ?? inlineResponse(answer);
     if (signal && response.body) {
       // As fetch does: an abort while the body streams errors it with the signal's reason
       // (and cancels the object's stream). Only with a signal: the extra pipe costs a hop per
