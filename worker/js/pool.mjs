@@ -290,27 +290,46 @@ export class PooledClient {
     init = init ?? {};
     const redirect = init.redirect ?? (input instanceof Request ? input.redirect : undefined);
     const signal = init.signal ?? (input instanceof Request ? input.signal : undefined);
-    // As Client.fetch: a ReadableStream body streams; every other body is converted by
-    // Request (with the content type it implies) and sent whole, with its length.
-    let stream = null;
-    const rest = { ...init, redirect: undefined, signal: undefined };
-    if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream) {
-      stream = init.body;
-      rest.body = undefined;
-    }
-    let req;
-    try {
-      req = new Request(input, rest);
-    } catch (e) {
-      throw e instanceof TypeError ? e : new TypeError(String(e?.message ?? e));
-    }
-    if (signal?.aborted) throw abortReason(signal);
+    let method;
+    let url;
+    let origin;
+    let headers;
     let body = null;
-    if (stream === null && req.body !== null && req.method !== "GET" && req.method !== "HEAD") {
-      body = new Uint8Array(await req.arrayBuffer());
+    let stream = null;
+    if ((typeof input === "string" || input instanceof URL) && init.body == null) {
+      // No body: no Request here. The object's Client.fetch makes one of what is sent, and
+      // refuses there what Request refuses (a method or header Request rejects crosses back
+      // as its TypeError).
+      const u = typeof input === "string" ? new URL(input) : input;
+      url = u.href;
+      origin = u.origin;
+      method = init.method === undefined ? "GET" : String(init.method);
+      headers = init.headers === undefined ? [] : [...new Headers(init.headers)];
+      if (signal?.aborted) throw abortReason(signal);
+    } else {
+      // As Client.fetch: a ReadableStream body streams; every other body is converted by
+      // Request (with the content type it implies) and sent whole, with its length.
+      const rest = { ...init, redirect: undefined, signal: undefined };
+      if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream) {
+        stream = init.body;
+        rest.body = undefined;
+      }
+      let req;
+      try {
+        req = new Request(input, rest);
+      } catch (e) {
+        throw e instanceof TypeError ? e : new TypeError(String(e?.message ?? e));
+      }
+      if (signal?.aborted) throw abortReason(signal);
+      if (stream === null && req.body !== null && req.method !== "GET" && req.method !== "HEAD") {
+        body = new Uint8Array(await req.arrayBuffer());
+      }
+      method = req.method;
+      url = req.url;
+      origin = new URL(url).origin;
+      headers = [...req.headers];
     }
-    const headers = [...req.headers];
-    const stub = await this.#stub(new URL(req.url).origin);
+    const stub = await this.#stub(origin);
     const id = `${Date.now().toString(36)}.${(this.#nextId++).toString(36)}.${Math.random().toString(36).slice(2)}`;
     const onAbort = () => {
       stub.abort(id).catch(() => {});
@@ -323,8 +342,8 @@ export class PooledClient {
         options: this.#optionsJson,
         idleMs: this.#idleMs,
         inlineBytes: this.#inlineBytes,
-        method: req.method,
-        url: req.url,
+        method,
+        url,
         headers,
         body,
         stream,
