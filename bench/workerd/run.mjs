@@ -2,6 +2,7 @@
 // workerd; bench/RESULTS.md has the method and the latest table). Peers running.
 //
 //   node bench/workerd/run.mjs [--quick] [--sessions N] [--rounds N] [--only REGEX] [--save FILE]
+//                              [--json FILE]   (every sample, by measurement, for pooling runs)
 //
 // Method: the npm workerd binary runs bench/workerd/worker.mjs (bench/workerd/workerd.mjs);
 // each measurement (bench/workerd/rows.mjs) is one call of the bench Worker doing n units
@@ -31,7 +32,7 @@ import { snapshotModules, startWorkerd, workerdBinary } from "./workerd.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function parseArgs(argv) {
-  const o = { quick: false, sessions: 3, rounds: 5, only: null, save: null };
+  const o = { quick: false, sessions: 3, rounds: 5, only: null, save: null, json: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -43,6 +44,7 @@ function parseArgs(argv) {
     else if (a === "--rounds") o.rounds = Number(value());
     else if (a === "--only") o.only = new RegExp(value());
     else if (a === "--save") o.save = value();
+    else if (a === "--json") o.json = value();
     else throw new Error(`unknown argument ${a} (see the top of bench/workerd/run.mjs)`);
   }
   if (o.quick) {
@@ -249,6 +251,10 @@ async function main() {
     "",
   ].join("\n");
   process.stdout.write(text);
+  if (opts.json) {
+    const raw = { commit: ctx.commit, started: ctx.started, load, samples: Object.fromEntries([...samples].map(([id, e]) => [id, e.values])) };
+    fs.writeFileSync(opts.json, JSON.stringify(raw));
+  }
   if (opts.save) {
     fs.writeFileSync(opts.save, text);
     process.stderr.write(`saved to ${opts.save}\n`);
