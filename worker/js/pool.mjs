@@ -32,6 +32,10 @@ const DEFAULT_INLINE_BYTES = 64 * 1024;
 // a different request" (I/O type OutgoingFactory), while an id from `idFromName` in one
 // request makes a working stub (`get`) in later ones. Bounded: cleared when full.
 const IDS = new WeakMap(); // namespace -> Map(key -> DurableObjectId)
+// Request ids, unique per isolate (the prefix) and request (the counter); made on first use,
+// not at module scope, where workerd gives no time or randomness.
+let idPrefix = null;
+let nextId = 0;
 const MAX_IDS = 256;
 
 /** Options with their keys sorted at every level: the same options give the same object. */
@@ -180,7 +184,7 @@ function inlineResponse(answer) {
  * and bind it (see the README's "Connections across requests"); `PooledClient` talks to it.
  */
 export class BurrowPool extends DurableObject {
-  #clients = new Map(); // options JSON (canonical) -> { client, timer }
+  #clients = new Map(); // options JSON (canonical) -> { client, timer, due, timerDue }
   #aborts = new Map(); // request id -> AbortController
   #started = 0;
 
@@ -216,6 +220,16 @@ export class BurrowPool extends DurableObject {
     }
   }
 
+  #arm(key, entry, now) {
+    entry.timerDue = entry.due;
+    entry.timer = setTimeout(() => {
+      const at = Date.now();
+      if (at < entry.due) return this.#arm(key, entry, at);
+      if (this.#clients.get(key) === entry) this.#clients.delete(key);
+      entry.client.close();
+    }, entry.due - now);
+  }
+
   /** Aborts a request still waiting for its response head (RPC). */
   abort(id) {
     this.#aborts.get(id)?.abort();
@@ -229,16 +243,18 @@ export class BurrowPool extends DurableObject {
   #entry(key, idleMs) {
     let entry = this.#clients.get(key);
     if (!entry) {
-      entry = { client: new Client({ ...JSON.parse(key), connect }), timer: null };
+      entry = { client: new Client({ ...JSON.parse(key), connect }), timer: null, due: 0, timerDue: Infinity };
       this.#clients.set(key, entry);
     }
-    clearTimeout(entry.timer);
-    const idle = idleMs ?? DEFAULT_IDLE_MS;
-    // Closing lets the object be evicted; a body still streaming keeps its connection.
-    entry.timer = setTimeout(() => {
-      if (this.#clients.get(key) === entry) this.#clients.delete(key);
-      entry.client.close();
-    }, idle);
+    // Closing after `idle` without a request lets the object be evicted; a body still
+    // streaming keeps its connection. One timer per idle spell, not one per request: a request
+    // moves `due`, and the timer, when it fires early, waits the rest.
+    const now = Date.now();
+    entry.due = now + (idleMs ?? DEFAULT_IDLE_MS);
+    if (entry.due < entry.timerDue) {
+      clearTimeout(entry.timer);
+      this.#arm(key, entry, now);
+    }
     return entry;
   }
 }
@@ -253,7 +269,6 @@ export class PooledClient {
   #optionsJson;
   #idleMs;
   #inlineBytes;
-  #nextId = 0;
   #stubs = new Map(); // origin -> stub, for this client's life (one Worker request, as a rule)
 
   constructor(options) {
@@ -347,8 +362,9 @@ export class PooledClient {
       origin = new URL(url).origin;
       headers = [...req.headers];
     }
-    const stub = await this.#stub(origin);
-    const id = `${Date.now().toString(36)}.${(this.#nextId++).toString(36)}.${Math.random().toString(36).slice(2)}`;
+    const stub = this.#stubs.get(origin) ?? (await this.#stub(origin));
+    idPrefix ??= `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.`;
+    const id = idPrefix + (nextId++).toString(36);
     const onAbort = () => {
       stub.abort(id).catch(() => {});
     };
