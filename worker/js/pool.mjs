@@ -83,8 +83,8 @@ function abortReason(signal) {
 const READY_TURNS = 32;
 
 /** `read`'s result if it settles within `turns` microtask turns, else `LATE`. The turns are
- * promise reactions, stopped as soon as `read` settles (queueMicrotask, a host call in
- * workerd, cost ~0.2 ms per request at 64 turns a request). */
+ * promise reactions, stopped as soon as `read` settles (turns by `queueMicrotask`, never
+ * stopped, made a pooled 1 KB request ~0.3 ms dearer: bench/RESULTS.md, 2026-12-07). */
 const LATE = Symbol("late");
 const settled = Promise.resolve();
 function within(read, turns) {
