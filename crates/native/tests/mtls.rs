@@ -6,7 +6,8 @@
 //! proxy. Without a certificate the server's refusal is `TLS_CLIENT_CERT_REQUIRED` (1.3); a key
 //! that is not the leaf's is refused at configuration. Through `TlsSettings::offload` with an
 //! `InlineOffload` the signatures go through the offload seam (imported once per client,
-//! counted).
+//! counted); a client with another certificate, or none, never resumes a session a
+//! certificate authenticated.
 //!
 //! Needs `openssl` on PATH and the shared peers; only `BURROW_PEERS=none` skips, loudly.
 #![allow(
@@ -399,5 +400,34 @@ fn through_the_offload_seam_the_key_is_imported_once_per_client() {
         assert_eq!((n.signing_keys, n.signs), (1, 2), "{what}: {n:?}");
         assert!(n.verifies >= 2, "{what}: {n:?}");
     }
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
+#[test]
+fn a_session_a_certificate_authenticated_is_resumed_only_with_that_certificate() {
+    let Some(peers) = Peers::load("mTLS tests") else {
+        return;
+    };
+    let pki = client_pki("resume");
+    let s = server(&peers, &pki, "-tls1_3");
+    let sessions = SessionCache::new();
+    let with = |kind: Option<&str>| {
+        let cfg = config(&peers, Via::Direct, kind.map(|k| cert(&pki, k)));
+        fetch_n(cfg, s.port, 1, sessions.clone()).map(|mut p| p.remove(0))
+    };
+    let (page, resumed) = with(Some("p256")).unwrap();
+    assert_seen(&page, "p256", "first");
+    assert!(!resumed);
+    // The same certificate resumes (a new client, the shared cache: as a Worker's isolate).
+    let (page, resumed) = with(Some("p256")).unwrap();
+    assert!(resumed, "the same certificate resumes");
+    assert_seen(&page, "p256", "resumed");
+    // No certificate: a full handshake the server refuses, not the p256 client's session.
+    let e = with(None).unwrap_err();
+    assert_eq!(e.code(), "TLS_CLIENT_CERT_REQUIRED", "{e}");
+    // Another certificate: a full handshake showing its own subject.
+    let (page, resumed) = with(Some("p384")).unwrap();
+    assert!(!resumed, "another certificate does not resume");
+    assert_seen(&page, "p384", "another certificate");
     let _ = std::fs::remove_dir_all(&pki);
 }
