@@ -226,6 +226,8 @@ pub(crate) fn js_name(s: Setting) -> Option<&'static str> {
         Setting::Decompress => "`decompress: false`",
         Setting::RedirectManual => "`redirect: \"manual\"`",
         Setting::MaxRedirects => "`maxRedirects`",
+        Setting::ClientCert => "`tls.clientCert`",
+        Setting::ProxyClientCert => "`proxyTls.clientCert`",
         Setting::ProxyPins
         | Setting::AllowHttpsToHttp
         | Setting::AllowCloseWithoutCloseNotify
