@@ -431,3 +431,25 @@ fn a_session_a_certificate_authenticated_is_resumed_only_with_that_certificate()
     assert_seen(&page, "p384", "another certificate");
     let _ = std::fs::remove_dir_all(&pki);
 }
+
+#[test]
+fn an_https_proxy_that_wants_a_certificate_fails_the_proxy_hop_not_the_origin() {
+    let Some(peers) = Peers::load("mTLS tests") else {
+        return;
+    };
+    let pki = client_pki("proxyhop");
+    // s_server stands in for an HTTPS proxy that requires a client certificate: in TLS 1.3 its
+    // refusal arrives with the first read after the handshake, the CONNECT answer's.
+    let s = server(&peers, &pki, "-tls1_3");
+    let mut cfg = config(&peers, Via::Direct, Some(cert(&pki, "p256")));
+    cfg.proxy = Some(Proxy::parse(&format!("https://localhost:{}", s.port)).unwrap());
+    let e = fetch(cfg, peers.port("DEF")).unwrap_err();
+    assert_eq!(e.code(), "TLS_CLIENT_CERT_REQUIRED", "{e}");
+    assert!(matches!(e, burrow_client::Error::ProxyTls(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .ends_with("configure one its CA accepts with ClientConfig.proxy_tls.client_cert"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&pki);
+}
