@@ -398,7 +398,7 @@ const routes = {
     try {
       for (let i = 0; i < (spec.n ?? 1); i++) {
         const r = await client.fetch(spec.url);
-        pages.push({ status: r.status, text: await r.text(), resumed: r.burrow.tls?.resumed ?? null, version: r.burrow.tls?.version ?? null });
+        pages.push({ status: r.status, text: await r.text(), resumed: r.burrow.tls?.resumed ?? null, version: r.burrow.tls?.version ?? null, tlsMs: r.burrow.timings.tls });
       }
       return json({ ok: true, ...report() });
     } catch (e) {
