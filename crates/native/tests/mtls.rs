@@ -212,25 +212,12 @@ fn config(p: &Peers, via: Via, cert: Option<ClientCert>) -> ClientConfig {
     // s_server -www answers HTTP/1.0 and may close without close_notify.
     cfg.allow_close_without_close_notify = true;
     cfg.max_idle_per_origin = 0;
-    let user = p.var("PEERS_PROXY_USER").unwrap();
-    let pass = p.var("PEERS_PROXY_PASS").unwrap();
-    let proxy = match via {
-        Via::Direct => None,
-        Via::SquidAuth => Some(format!(
-            "http://{user}:{pass}@127.0.0.1:{}",
-            p.port("SQUID_AUTH")
-        )),
-        Via::SocksAuth => Some(format!(
-            "socks5h://{}:{}@127.0.0.1:{}",
-            p.var("PEERS_SOCKS_USER").unwrap(),
-            p.var("PEERS_SOCKS_PASS").unwrap(),
-            p.port("SOCKS_AUTH")
-        )),
-        Via::HttpsProxyAuth => Some(format!(
-            "https://{user}:{pass}@localhost:{}",
-            p.port("HTTPS_PROXY_AUTH")
-        )),
-    };
+    let proxy = p.proxy_url(match via {
+        Via::Direct => "none",
+        Via::SquidAuth => "SQUID_AUTH",
+        Via::SocksAuth => "SOCKS_AUTH",
+        Via::HttpsProxyAuth => "HTTPS_PROXY_AUTH",
+    });
     cfg.proxy = proxy.map(|u| Proxy::parse(&u).unwrap());
     cfg
 }
