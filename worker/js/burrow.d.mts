@@ -27,6 +27,17 @@ export type Connect = (address: SocketAddress, options?: SocketOptions) => Socke
 /** Certificate trust: the bundled Mozilla roots, your own PEM anchors, or no checks at all. */
 export type Trust = "system" | "insecure" | { ca: string | string[] };
 
+/** A client certificate (mTLS), offered when the server asks for one. Read both from
+ * secrets (`wrangler secret put`), never from source. */
+export interface ClientCertificate {
+  /** PEM CERTIFICATE blocks, the leaf first, then its intermediates. */
+  certChain: string;
+  /** The leaf's private key, PEM: PKCS#8 `PRIVATE KEY`, SEC1 `EC PRIVATE KEY` or PKCS#1
+   * `RSA PRIVATE KEY`, unencrypted (P-256, P-384, RSA 2048-8192, Ed25519). A key that is not
+   * the leaf's is refused by `new Client` (`CLIENT_CERT_KEY_MISMATCH`). */
+  key: string;
+}
+
 export interface ClientOptions {
   /** The `connect` function of `cloudflare:sockets`. */
   connect: Connect;
@@ -44,7 +55,18 @@ export interface ClientOptions {
   pins?: string[];
   /** A built-in client identity (TLS and HTTP/2 fingerprint). */
   profile?: "curl" | "curl_7_88" | "chrome" | "default_web";
-  tls?: { alpn?: string[]; requireStaple?: boolean; offload?: boolean };
+  tls?: {
+    alpn?: string[];
+    requireStaple?: boolean;
+    offload?: boolean;
+    /** The certificate offered to origins that ask for one (never to a proxy). */
+    clientCert?: ClientCertificate;
+  };
+  /** The TLS hop to an `https://` proxy (its trust is `proxyTrust`). */
+  proxyTls?: {
+    /** The certificate offered to the proxy when it asks for one (never to an origin). */
+    clientCert?: ClientCertificate;
+  };
   http2?: boolean;
   /** Deadlines in milliseconds; 0 turns one off. */
   timeouts?: { connectMs?: number; proxyMs?: number; tlsMs?: number; headersMs?: number; idleMs?: number; totalMs?: number };
@@ -135,6 +157,11 @@ export type ErrorCode =
   | "CERT_UNSUPPORTED_ALGORITHM"
   | "CERT_UNSUPPORTED_CRITICAL_EXTENSION"
   | "CERT_UNTRUSTED"
+  | "CLIENT_CERT_BAD_KEY"
+  | "CLIENT_CERT_KEY_MISMATCH"
+  | "CLIENT_CERT_NO_CERTIFICATE"
+  | "CLIENT_CERT_NO_KEY"
+  | "CLIENT_CERT_UNUSABLE"
   | "CLIENT_CLOSED"
   | "CONNECTION_LOST"
   | "CONNECT_FAILED"

@@ -257,6 +257,9 @@ impl RawClient {
             set(&w, "verifies", u64_to_js(n.verifies));
             set(&w, "inlineKeys", u64_to_js(n.inline_keys));
             set(&w, "inlineVerifies", u64_to_js(n.inline_verifies));
+            set(&w, "signingKeys", u64_to_js(n.signing_keys));
+            set(&w, "signs", u64_to_js(n.signs));
+            set(&w, "inlineSigns", u64_to_js(n.inline_signs));
             set(&o, "webcrypto", w);
         }
         if let Some(h) = self.http.borrow().as_ref() {

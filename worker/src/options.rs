@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use burrow_client::{
-    ClientConfig, Deadline, Decompress, NoProxy, Proxy, RedirectMode, Revocation, Setting, Trust,
+    ClientCert, ClientCertError, ClientConfig, Deadline, Decompress, NoProxy, Proxy, RedirectMode,
+    Revocation, Setting, Trust,
 };
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
@@ -128,6 +129,75 @@ fn trust(v: &JsValue, k: &str) -> Result<Option<Trust>, JsValue> {
     }
 }
 
+/// `{ certChain: PEM, key: PEM }` at option `name` (`tls.clientCert`, `proxyTls.clientCert`):
+/// the chain leaf first, the key PKCS#8, SEC1 or PKCS#1. A wrong type is a `TypeError`; a
+/// chain and key burrow cannot use (a key that is not the leaf's among them) a `BurrowError`
+/// with the `CLIENT_CERT_*` code. Neither ever shows the key.
+fn client_cert(v: &JsValue, name: &str) -> Result<Option<ClientCert>, JsValue> {
+    if !present(v) {
+        return Ok(None);
+    }
+    if !v.is_object() {
+        return Err(type_error(&format!(
+            "burrow: option `{name}` must be {{ certChain: PEM, key: PEM }}"
+        )));
+    }
+    let pem = |field: &str| -> Result<String, JsValue> {
+        get(v, field).as_string().ok_or_else(|| {
+            type_error(&format!(
+                "burrow: option `{name}.{field}` must be a PEM string"
+            ))
+        })
+    };
+    let chain = pem("certChain")?;
+    // The key's PEM is dropped wiped: only burrow-client's own buffers keep it.
+    let key = zeroize::Zeroizing::new(pem("key")?);
+    ClientCert::from_pem(chain.as_bytes(), key.as_bytes())
+        .map(Some)
+        .map_err(|e| client_cert_error(e, name))
+}
+
+/// A refused client certificate as the JS side throws it (`{ code, phase, message }`, made a
+/// `BurrowError` by burrow.mjs).
+fn client_cert_error(e: ClientCertError, name: &str) -> JsValue {
+    crate::obj(&[
+        ("code", JsValue::from_str(e.code())),
+        ("phase", JsValue::from_str("tls")),
+        ("message", JsValue::from_str(&client_cert_message(e, name))),
+    ])
+    .unwrap_or_else(|e| e)
+}
+
+/// The message of a refused client certificate, naming the JS option (`name`) rather than
+/// burrow-client's fields.
+fn client_cert_message(e: ClientCertError, name: &str) -> String {
+    let code = e.code();
+    let message = match e {
+        ClientCertError::NoCertificate => {
+            format!("option `{name}.certChain` holds no PEM CERTIFICATE block (leaf first)")
+        }
+        ClientCertError::UnusableCertificate => format!(
+            "the first certificate of option `{name}.certChain` has a public key burrow cannot \
+             sign for (P-256, P-384, RSA, Ed25519)"
+        ),
+        ClientCertError::NoKey => format!(
+            "option `{name}.key` must hold exactly one unencrypted PEM PRIVATE KEY, EC PRIVATE \
+             KEY or RSA PRIVATE KEY block"
+        ),
+        ClientCertError::BadKey(c) => format!(
+            "option `{name}.key` does not parse as a P-256, P-384, RSA (2048..8192 bits) or \
+             Ed25519 key ({})",
+            c.code()
+        ),
+        ClientCertError::KeyMismatch => format!(
+            "option `{name}.key` is not the private key of the first certificate of \
+             `{name}.certChain`"
+        ),
+        _ => format!("option `{name}` cannot be used"),
+    };
+    format!("{code}: burrow: {message}")
+}
+
 fn ms(o: &JsValue, k: &str) -> Result<Option<Option<Duration>>, JsValue> {
     // 0 turns a limit off.
     Ok(number(o, k)?.map(|n| (n > 0.0).then(|| Duration::from_millis(js_to_u64(n)))))
@@ -156,6 +226,8 @@ pub(crate) fn js_name(s: Setting) -> Option<&'static str> {
         Setting::Decompress => "`decompress: false`",
         Setting::RedirectManual => "`redirect: \"manual\"`",
         Setting::MaxRedirects => "`maxRedirects`",
+        Setting::ClientCert => "`tls.clientCert`",
+        Setting::ProxyClientCert => "`proxyTls.clientCert`",
         Setting::ProxyPins
         | Setting::AllowHttpsToHttp
         | Setting::AllowCloseWithoutCloseNotify
@@ -232,6 +304,13 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
         };
     }
     let offload = boolean(&tls, "offload")?.unwrap_or(true);
+    // One identity per hop: the origin's certificate never goes to the proxy, nor the
+    // proxy's to the origin.
+    c.tls.client_cert = client_cert(&get(&tls, "clientCert"), "tls.clientCert")?;
+    c.proxy_tls.client_cert = client_cert(
+        &get(&get(o, "proxyTls"), "clientCert"),
+        "proxyTls.clientCert",
+    )?;
     if let Some(h2) = boolean(o, "http2")? {
         c.http1_only = !h2;
     }
@@ -329,6 +408,23 @@ mod tests {
         assert!(shown(Error::ProxyTls(Box::new(untrusted()))).contains("`proxyTrust`"));
         assert!(shown(Error::Timeout(Deadline::Idle)).ends_with("raise `timeouts.idleMs`"));
         assert!(shown(Error::BodyTooLarge { limit: 1 }).contains("raise `maxBodyBytes`"));
+        for e in [
+            ClientCertError::NoCertificate,
+            ClientCertError::UnusableCertificate,
+            ClientCertError::NoKey,
+            ClientCertError::BadKey(burrow_crypto::CryptoError::InvalidPrivateKey),
+            ClientCertError::KeyMismatch,
+        ] {
+            for name in ["tls.clientCert", "proxyTls.clientCert"] {
+                let m = client_cert_message(e, name);
+                assert!(m.starts_with(e.code()), "{m}");
+                assert!(m.contains(&format!("`{name}")), "{m}");
+                assert!(
+                    !m.contains("client_cert") && !m.contains("cert_chain"),
+                    "{m}"
+                );
+            }
+        }
         let proxy = shown(Error::Proxy(Proxy::parse("ftp://x").unwrap_err()));
         assert!(
             proxy.contains("check `proxy`, or list the host in `noProxy`"),

@@ -1,7 +1,9 @@
 //! [`CryptoOffload`] through WebCrypto (`crypto.subtle`): AES-GCM record open/seal with one
-//! `CryptoKey` imported per traffic key, and every signature check (ECDSA P-256/P-384, RSA
-//! PKCS#1 v1.5 and PSS, Ed25519). ChaCha20-Poly1305 (not in WebCrypto) stays in wasm, as do
-//! hashing, HKDF and key exchange (`../shared/ARCHITECTURE.md` has the measurements).
+//! `CryptoKey` imported per traffic key, every signature check (ECDSA P-256/P-384, RSA
+//! PKCS#1 v1.5 and PSS, Ed25519), and a client certificate's signatures (its key imported
+//! from PKCS#8 once per client, as a non-extractable `CryptoKey`). ChaCha20-Poly1305 (not in
+//! WebCrypto) stays in wasm, as do hashing, HKDF and key exchange
+//! (`../shared/ARCHITECTURE.md` has the measurements).
 //!
 //! workerd runs `crypto.subtle` operations synchronously inside the call and returns a settled
 //! promise, and WebCrypto copies its inputs when called; so one reused JS buffer carries each
@@ -16,14 +18,17 @@ use crate::num::js_len;
 use std::io;
 use std::rc::Rc;
 
-use burrow_client::{CryptoOffload, InlineOffload, LocalFuture, RecordKey};
+use burrow_client::{
+    CryptoOffload, ImportedSigningKey, InlineOffload, LocalFuture, PrivateKeyDer, RecordKey,
+};
 use burrow_crypto::aead::AeadAlgorithm;
-use burrow_crypto::sig::{KeyKind, PublicKeyInfo, VerifyAlgorithm};
+use burrow_crypto::sig::{KeyKind, PublicKeyInfo, SigningKey, VerifyAlgorithm};
 use burrow_crypto::CryptoError;
 use burrow_der::{tag, Reader};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use zeroize::Zeroizing;
 
 use crate::exec::awaited;
 use crate::net::js_message;
@@ -64,6 +69,13 @@ extern "C" {
         signature: &Uint8Array,
         data: &Uint8Array,
     ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn sign(
+        this: &Subtle,
+        algorithm: &JsValue,
+        key: &JsValue,
+        data: &Uint8Array,
+    ) -> Result<Promise, JsValue>;
 }
 
 /// What the provider did, and where.
@@ -81,6 +93,14 @@ pub struct WebCryptoCounts {
     pub inline_keys: u64,
     /// Signatures checked in wasm because WebCrypto refused the key or algorithm.
     pub inline_verifies: u64,
+    /// Client certificate keys imported into WebCrypto (one `CryptoKey` per key and, for RSA,
+    /// per padding and hash: WebCrypto binds those at import).
+    pub signing_keys: u64,
+    /// Client certificate signatures made by WebCrypto.
+    pub signs: u64,
+    /// Client certificate signatures made in wasm because WebCrypto refused the key or
+    /// algorithm.
+    pub inline_signs: u64,
 }
 
 /// The WebCrypto provider.
@@ -409,6 +429,126 @@ impl CryptoOffload for WebCrypto {
             }
         })
     }
+
+    fn offloads_signing(&self, kind: KeyKind) -> bool {
+        // Every kind burrow-crypto signs with: P-521 has no `SigningKey` to fall back to.
+        self.signatures
+            && matches!(
+                kind,
+                KeyKind::EcdsaP256 | KeyKind::EcdsaP384 | KeyKind::Rsa { .. } | KeyKind::Ed25519
+            )
+    }
+
+    fn import_signing_key<'a>(
+        &'a self,
+        key: PrivateKeyDer<'a>,
+    ) -> LocalFuture<'a, Result<Rc<dyn ImportedSigningKey>, CryptoError>> {
+        Box::pin(async move {
+            let handle: Rc<dyn ImportedSigningKey> = Rc::new(WebCryptoSigningKey {
+                subtle: self.subtle.clone().unchecked_into(),
+                pkcs8: Zeroizing::new(key.pkcs8().to_vec()),
+                imported: RefCell::default(),
+                fallback: RefCell::default(),
+                counts: Rc::clone(&self.counts),
+            });
+            Ok(handle)
+        })
+    }
+}
+
+/// A client certificate's key for WebCrypto. ECDSA and Ed25519 need one `CryptoKey` each;
+/// RSA one per padding and hash (WebCrypto binds them at import), so each is imported on its
+/// first use and kept. The PKCS#8 stays in wasm (wiped on drop) for those imports, and for
+/// burrow-crypto should WebCrypto refuse one (counted as `inline_signs`).
+struct WebCryptoSigningKey {
+    subtle: Subtle,
+    pkcs8: Zeroizing<Vec<u8>>,
+    /// `(import class, CryptoKey)`, see [`import_class`].
+    imported: RefCell<Vec<(VerifyAlgorithm, JsValue)>>,
+    fallback: RefCell<Option<Rc<SigningKey>>>,
+    counts: Rc<Cell<WebCryptoCounts>>,
+}
+
+/// The algorithm whose import parameters `alg` shares: ECDSA's `CryptoKey` serves every hash
+/// (the hash is a sign parameter), so both hashes of a curve map to one; RSA's and Ed25519's
+/// map to themselves.
+fn import_class(alg: VerifyAlgorithm) -> VerifyAlgorithm {
+    match alg {
+        VerifyAlgorithm::EcdsaP256Sha384 => VerifyAlgorithm::EcdsaP256Sha256,
+        VerifyAlgorithm::EcdsaP384Sha256 => VerifyAlgorithm::EcdsaP384Sha384,
+        other => other,
+    }
+}
+
+impl WebCryptoSigningKey {
+    /// The `CryptoKey` for `alg`, imported on first use (`None`: WebCrypto refused it).
+    async fn crypto_key(&self, alg: VerifyAlgorithm, import: &JsValue) -> Option<JsValue> {
+        let class = import_class(alg);
+        if let Some((_, k)) = self.imported.borrow().iter().find(|(c, _)| *c == class) {
+            return Some(k.clone());
+        }
+        let usages = Array::of1(&JsValue::from_str("sign"));
+        let der = Uint8Array::from(self.pkcs8.as_slice());
+        let p = self
+            .subtle
+            .import_key("pkcs8", &der, import, false, &usages);
+        // importKey has copied the bytes when it returns: the JS copy is wiped at once.
+        der.fill(0, 0, der.length());
+        let k = awaited(&p.ok()?).await.ok()?;
+        bump(&self.counts, |c| {
+            c.signing_keys = c.signing_keys.saturating_add(1)
+        });
+        self.imported.borrow_mut().push((class, k.clone()));
+        Some(k)
+    }
+
+    /// The signature from WebCrypto, in TLS's format (`None`: WebCrypto refused).
+    async fn webcrypto_sign(&self, alg: VerifyAlgorithm, message: &[u8]) -> Option<Vec<u8>> {
+        let (import, params) = sig_params(alg).ok()?;
+        let key = self.crypto_key(alg, &import).await?;
+        let p = self
+            .subtle
+            .sign(&params, &key, &Uint8Array::from(message))
+            .ok()?;
+        let sig = Uint8Array::new(&awaited(&p).await.ok()?).to_vec();
+        match ecdsa_len(alg) {
+            // WebCrypto's ECDSA is IEEE P1363 (r || s); TLS's is DER.
+            Some(n) => p1363_to_der(&sig, n),
+            None => Some(sig),
+        }
+    }
+
+    fn inline_sign(&self, alg: VerifyAlgorithm, message: &[u8]) -> Result<Vec<u8>, CryptoError> {
+        let cached = self.fallback.borrow().clone();
+        let key = match cached {
+            Some(k) => k,
+            None => {
+                let k = Rc::new(SigningKey::from_pkcs8_der(&self.pkcs8)?);
+                *self.fallback.borrow_mut() = Some(Rc::clone(&k));
+                k
+            }
+        };
+        key.sign(alg, message)
+    }
+}
+
+impl ImportedSigningKey for WebCryptoSigningKey {
+    fn sign<'a>(
+        &'a self,
+        algorithm: VerifyAlgorithm,
+        message: &'a [u8],
+    ) -> LocalFuture<'a, Result<Vec<u8>, CryptoError>> {
+        Box::pin(async move {
+            if let Some(sig) = self.webcrypto_sign(algorithm, message).await {
+                bump(&self.counts, |c| c.signs = c.signs.saturating_add(1));
+                return Ok(sig);
+            }
+            bump(&self.counts, |c| {
+                c.inline_signs = c.inline_signs.saturating_add(1)
+            });
+            self.inline_sign(algorithm, message)
+        })
+    }
 }
 
 impl WebCrypto {
@@ -459,6 +599,46 @@ pub fn der_to_p1363(der: &[u8], n: usize) -> Option<Vec<u8>> {
     out.get_mut(n.checked_mul(2)?.checked_sub(s.len())?..)?
         .copy_from_slice(s);
     Some(out)
+}
+
+/// Fixed-size IEEE P1363 `r || s` (what WebCrypto's ECDSA signs) → DER `Ecdsa-Sig-Value`
+/// (what TLS sends): each half a minimal positive INTEGER. `None` when `sig` is not `2 * n`
+/// bytes or a half is zero (no valid signature has one).
+pub fn p1363_to_der(sig: &[u8], n: usize) -> Option<Vec<u8>> {
+    if sig.len() != n.checked_mul(2)? {
+        return None;
+    }
+    let (r, s) = sig.split_at(n);
+    let mut body = Vec::with_capacity(sig.len().saturating_add(6));
+    for half in [r, s] {
+        let skip = half.iter().take_while(|b| **b == 0).count();
+        let magnitude = half.get(skip..)?;
+        let top = *magnitude.first()?;
+        // A set top bit would read as negative: a zero octet goes first.
+        let pad = usize::from(top >= 0x80);
+        body.push(tag::INTEGER);
+        der_length(magnitude.len().checked_add(pad)?, &mut body);
+        if pad == 1 {
+            body.push(0);
+        }
+        body.extend_from_slice(magnitude);
+    }
+    let mut out = vec![tag::SEQUENCE];
+    der_length(body.len(), &mut out);
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+/// A DER length (definite, minimal); a signature's lengths fit in two octets.
+fn der_length(n: usize, out: &mut Vec<u8>) {
+    match u8::try_from(n) {
+        Ok(b) if b < 0x80 => out.push(b),
+        Ok(b) => out.extend([0x81, b]),
+        Err(_) => {
+            let [hi, lo] = u16::try_from(n).unwrap_or(u16::MAX).to_be_bytes();
+            out.extend([0x82, hi, lo]);
+        }
+    }
 }
 
 /// burrow-crypto's RSA policy (2048..=8192-bit moduli), applied before WebCrypto sees the key
@@ -521,6 +701,37 @@ mod tests {
         ] {
             assert_eq!(der_to_p1363(&bad, 32), None, "{bad:02x?}");
         }
+    }
+
+    #[test]
+    fn p1363_to_der_is_strict_der_and_round_trips() {
+        // Leading zeros stripped, a top bit padded, both at once.
+        let sig = [[0, 0, 0x80, 0x01], [0x7f, 0, 0, 5]].concat();
+        let der = p1363_to_der(&sig, 4).unwrap();
+        assert_eq!(
+            der,
+            ecdsa_sig(&[0x00, 0x80, 0x01], &[0x7f, 0, 0, 5]),
+            "{der:02x?}"
+        );
+        assert_eq!(der_to_p1363(&der, 4).unwrap(), sig);
+        // P-256 and P-384 sizes with every half's top bit set (the longest encodings).
+        for n in [32, 48] {
+            let full = vec![0xff; 2 * n];
+            let der = p1363_to_der(&full, n).unwrap();
+            assert_eq!(der.len(), 2 + 2 * (2 + 1 + n));
+            assert_eq!(der_to_p1363(&der, n).unwrap(), full);
+            let small = [vec![0; n - 1], vec![1], vec![0; n - 1], vec![2]].concat();
+            assert_eq!(p1363_to_der(&small, n).unwrap(), ecdsa_sig(&[1], &[2]));
+        }
+        // A P-521-sized signature needs the long form of the SEQUENCE's length.
+        let long = vec![0x80; 132];
+        let der = p1363_to_der(&long, 66).unwrap();
+        assert_eq!(&der[..2], &[0x30, 0x81]);
+        assert_eq!(der_to_p1363(&der, 66).unwrap(), long);
+        // Wrong length, or a zero half: refused.
+        assert_eq!(p1363_to_der(&[1; 63], 32), None);
+        assert_eq!(p1363_to_der(&[[0; 32], [1; 32]].concat(), 32), None);
+        assert_eq!(p1363_to_der(&[[1; 32], [0; 32]].concat(), 32), None);
     }
 
     fn rsa_spki(modulus: &[u8]) -> Vec<u8> {

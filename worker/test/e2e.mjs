@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { check, finish, loadPeers, startWrangler } from "./harness.mjs";
 import { ja4 } from "./ja4.mjs";
+import { startMtls } from "./mtls-servers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { state, port, creds, sums } = loadPeers();
@@ -184,10 +185,23 @@ async function get(base, route, params) {
   }
 }
 
+async function post(base, route, params, body) {
+  const u = new URL(route, base);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+  const r = await fetch(u, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const text = await r.text();
+  try {
+    return { status: r.status, json: JSON.parse(text), text };
+  } catch {
+    return { status: r.status, text };
+  }
+}
+
 async function main() {
   const api = await startApi();
   const stalling = await startStalling();
   const wsServer = await startWsServer();
+  const mtls = await startMtls(state);
   const worker = await startWorker();
   const base = worker.base;
   const stop = () => {
@@ -195,9 +209,10 @@ async function main() {
     api.close();
     stalling.close();
     wsServer.close();
+    mtls.close();
   };
   try {
-    await run(base, api.address().port, stalling.ports, wsServer.port);
+    await run(base, api.address().port, stalling.ports, wsServer.port, mtls);
   } finally {
     stop();
   }
@@ -206,7 +221,7 @@ async function main() {
 
 const L = (name, p = "") => `https://localhost:${port(name)}${p}`;
 
-async function run(base, apiPort, stallPorts, wsPort) {
+async function run(base, apiPort, stallPorts, wsPort, mtls) {
   const u = creds.proxy_user ?? "proxyuser";
   const pw = creds.proxy_pass ?? "proxypass";
   const su = creds.socks_user ?? "socksuser";
@@ -507,6 +522,81 @@ async function run(base, apiPort, stallPorts, wsPort) {
     check("WebSocket close codes: the server's 4001 and our 4002 round-trip; 1005 refused", c.ok && c.server?.code === 4001 && c.server.reason === "server bye" && c.server.wasClean && c.client?.code === 4002 && c.client.wasClean && c.badCode?.name === "InvalidAccessError" && c.stateAfter === 3, JSON.stringify(c));
     const r = (await get(base, "/t/ws", { url: `${wsUrl}/forbidden`, mode: "refused" })).json;
     check("WebSocket refused upgrade (403) → WS_HANDSHAKE_STATUS", r.ok && r.error?.burrow && r.error.code === "WS_HANDSHAKE_STATUS" && r.error.phase === "headers" && r.error.message.includes("403"), JSON.stringify(r));
+  }
+
+  // 13f. Client certificates (mTLS) from JS, against openssl s_server requiring one: every key
+  // kind (and SEC1 and PKCS#1 encodings) directly, TLS 1.2, through each kind of proxy with
+  // credentials, and to an HTTPS proxy that wants one itself. Each signature must be WebCrypto's
+  // (`stats().webcrypto.signs`, one key import per client) with burrow-crypto's own signature
+  // count unchanged; with offload off they are wasm's, so the counts do tell the two apart.
+  {
+    const answers = [];
+    const mt = async (params, body) => {
+      const r = await post(base, "/t/mtls", params, body);
+      answers.push(r.text);
+      return r.json ?? { ok: false, error: { message: r.text.slice(0, 300) } };
+    };
+    const seen = (j, kind) => j.pages?.length > 0 && j.pages.every((pg) => pg.status === 200 && pg.text.includes(`burrow-client-${kind}`));
+    const inWebCrypto = (j, signs) => j.stats?.webcrypto?.signs === signs && j.stats.webcrypto.signingKeys === 1 && j.stats.webcrypto.inlineSigns === 0 && j.wasm?.signatures === 0;
+    const url13 = `https://localhost:${mtls.port13}/`;
+    const url12 = `https://localhost:${mtls.port12}/`;
+    const detail = (j) => JSON.stringify(j.error ?? { stats: j.stats, wasm: j.wasm, pages: j.pages?.map((pg) => ({ status: pg.status, version: pg.version, resumed: pg.resumed, text: pg.text.slice(0, 80) })) });
+    // Two full handshakes on one client: two signatures, one key import.
+    for (const [kind, keyFile, label] of [
+      ["p256", "p256.key", "P-256"],
+      ["p384", "p384.key", "P-384"],
+      ["rsa", "rsa.key", "RSA (PSS)"],
+      ["ed25519", "ed25519.key", "Ed25519"],
+      ["p256", "p256.sec1", "P-256 SEC1 key"],
+      ["rsa", "rsa.pkcs1", "RSA PKCS#1 key"],
+    ]) {
+      const j = await mt({ sessionCache: "off" }, { url: url13, cert: mtls.cert(kind, keyFile), n: 2 });
+      check(`mTLS TLS 1.3 ${label}: the server saw burrow-client-${kind}, signed in WebCrypto (2 signatures, 1 import)`, j.ok && seen(j, kind) && j.pages[0].version === "TLSv1.3" && inWebCrypto(j, 2), detail(j));
+    }
+    for (const kind of ["p256", "rsa"]) {
+      const j = await mt({ sessionCache: "off" }, { url: url12, cert: mtls.cert(kind) });
+      check(`mTLS TLS 1.2 ${kind}: the server saw burrow-client-${kind}, signed in WebCrypto`, j.ok && seen(j, kind) && j.pages[0].version === "TLSv1.2" && inWebCrypto(j, 1), detail(j));
+    }
+    for (const [name, kind] of [["squid+auth", "p384"], ["microsocks(socks5h)+auth", "rsa"], ["https-proxy+auth", "ed25519"]]) {
+      const j = await mt({ sessionCache: "off", proxy: proxies[name] }, { url: url13, cert: mtls.cert(kind) });
+      check(`mTLS through ${name} (${kind}): the server saw it, signed in WebCrypto`, j.ok && seen(j, kind) && inWebCrypto(j, 1), detail(j));
+    }
+    const off = await mt({ sessionCache: "off", offload: "off" }, { url: url13, cert: mtls.cert("p256") });
+    check("mTLS with offload off: signed in wasm (burrow-crypto's count moves, no WebCrypto stats)", off.ok && seen(off, "p256") && off.wasm?.signatures >= 2 && off.stats?.webcrypto === undefined, detail(off));
+    // The HTTPS proxy hop's own certificate (proxyTls.clientCert), to a proxy that requires
+    // one, with the origin's (tls.clientCert) inside the tunnel: each hop gets its own.
+    const viaMtlsProxy = `https://localhost:${mtls.proxyPort}`;
+    const hop = await mt({ sessionCache: "off", proxy: viaMtlsProxy }, { url: url13, cert: mtls.cert("p256"), proxyCert: mtls.cert("p384") });
+    check("mTLS to an HTTPS proxy that requires it (proxyTls.clientCert p384) and the origin inside (tls.clientCert p256)", hop.ok && seen(hop, "p256") && mtls.proxySeen.at(-1) === "burrow-client-p384" && hop.stats?.webcrypto?.signs === 2 && hop.stats.webcrypto.signingKeys === 2 && hop.wasm?.signatures === 0, detail(hop) + JSON.stringify(mtls.proxySeen));
+    const noHop = await mt({ sessionCache: "off", proxy: viaMtlsProxy }, { url: url13, cert: mtls.cert("p256") });
+    check("that proxy without proxyTls.clientCert → TLS_CLIENT_CERT_REQUIRED, the message naming the proxy's hop and `proxyTls.clientCert`", noHop.ok === false && noHop.error?.burrow && noHop.error.code === "TLS_CLIENT_CERT_REQUIRED" && noHop.error.phase === "tls" && noHop.error.message.startsWith("the HTTPS proxy's TLS connection") && noHop.error.message.endsWith("with `proxyTls.clientCert`"), detail(noHop));
+    // None configured: the server's certificate_required alert has its code.
+    const none = await mt({ sessionCache: "off" }, { url: url13 });
+    check("mTLS without a certificate (TLS 1.3) → TLS_CLIENT_CERT_REQUIRED naming `tls.clientCert`", none.ok === false && none.stage === "fetch" && none.error?.burrow && none.error.code === "TLS_CLIENT_CERT_REQUIRED" && none.error.phase === "tls" && none.error.message.endsWith("with `tls.clientCert`"), detail(none));
+    // Refused at configuration: a key that is not the leaf's, for either hop; wrong types.
+    const mismatch = await mt({}, { url: url13, cert: { certChain: mtls.cert("p256").certChain, key: mtls.cert("p384").key } });
+    check("tls.clientCert with another key → new Client throws CLIENT_CERT_KEY_MISMATCH naming `tls.clientCert.key`", mismatch.stage === "config" && mismatch.error?.burrow && mismatch.error.code === "CLIENT_CERT_KEY_MISMATCH" && mismatch.error.message.includes("`tls.clientCert.key`"), detail(mismatch));
+    const proxyMismatch = await mt({}, { url: url13, proxyCert: { certChain: mtls.cert("rsa").certChain, key: mtls.cert("ed25519").key } });
+    check("proxyTls.clientCert with another key → CLIENT_CERT_KEY_MISMATCH naming `proxyTls.clientCert.key`", proxyMismatch.stage === "config" && proxyMismatch.error?.code === "CLIENT_CERT_KEY_MISMATCH" && proxyMismatch.error.message.includes("`proxyTls.clientCert.key`"), detail(proxyMismatch));
+    const notPem = await mt({}, { url: url13, cert: { certChain: mtls.cert("p256").certChain, key: "not a key" } });
+    const notObject = await mt({}, { url: url13, cert: "p256.pem" });
+    check("a key that is no PEM key → CLIENT_CERT_NO_KEY; clientCert of the wrong type → TypeError", notPem.stage === "config" && notPem.error?.code === "CLIENT_CERT_NO_KEY" && notObject.stage === "config" && notObject.error?.name === "TypeError" && notObject.error.message.includes("`tls.clientCert`"), detail(notPem) + detail(notObject));
+    // The isolate's session cache: the same certificate resumes; none, or another, does not
+    // resume that session (the server would take it for the first one's).
+    const iso = (cert) => mt({ sessionCache: "isolate" }, { url: url13, cert });
+    const first = await iso(mtls.cert("p256"));
+    const again = await iso(mtls.cert("p256"));
+    const without = await iso(undefined);
+    const other = await iso(mtls.cert("rsa"));
+    check("isolate session cache: the same certificate resumes, none or another certificate never rides on its session", first.ok && again.ok && again.pages[0].resumed === true && seen(again, "p256") && without.error?.code === "TLS_CLIENT_CERT_REQUIRED" && other.ok && other.pages[0].resumed === false && seen(other, "rsa"), JSON.stringify([first, again, without, other].map((j) => j.error?.code ?? j.pages?.[0]?.resumed)));
+    // The key in no answer: no error message, no stats, no page (each base64 line of every
+    // key used, and the whole body joined).
+    const secrets = mtls.keys.flatMap((pem) => {
+      const lines = pem.split("\n").filter((l) => l && !l.startsWith("-----"));
+      return [lines.join(""), ...lines.filter((l) => l.length >= 24)];
+    }).filter((x) => !mtls.certs.replaceAll("\n", "").includes(x));
+    const leaked = secrets.filter((x) => answers.some((a) => a.includes(x) || a.includes(JSON.stringify(x).slice(1, -1))));
+    check(`no key (${secrets.length} base64 pieces) in any of ${answers.length} answers: errors, stats, pages`, secrets.length > 20 && answers.length > 15 && leaked.length === 0, `${leaked.length} found: ${leaked.map((x) => `${x.slice(0, 12)}... in answer ${answers.findIndex((a) => a.includes(x))}: ${answers.find((a) => a.includes(x))?.slice(0, 200)}`).join("; ")}`);
   }
 
   // 14. The diagnostics still answer.

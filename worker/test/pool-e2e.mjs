@@ -13,6 +13,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { check, finish, loadPeers, startWrangler } from "./harness.mjs";
+import { startMtls } from "./mtls-servers.mjs";
 
 const { state, port, creds, sums } = loadPeers();
 const ca = fs.readFileSync(path.join(state, "pki", "root.pem"), "utf8");
@@ -152,6 +153,21 @@ try {
   // Errors cross the object with their code and phase.
   const expired = await run({ url: `https://localhost:${port("EXPIRED")}/1k`, proxy: proxyVia(a) });
   check("an error keeps its code and phase across the object", expired.ok === false && expired.error?.name === "BurrowError" && expired.error.code === "CERT_EXPIRED" && expired.error.phase === "tls", JSON.stringify(expired.error));
+
+  // A client certificate crosses to the object as plain strings (tls.clientCert); a refused
+  // pair's code comes back, without the key.
+  const mtls = await startMtls(state);
+  try {
+    const url = `https://localhost:${mtls.port13}/`;
+    const cert = await run({ url, clientCert: mtls.cert("p256"), text: true });
+    check("PooledClient with tls.clientCert: the server requiring one saw burrow-client-p256", cert.ok && cert.meta?.pooled === true && cert.text?.includes("burrow-client-p256"), JSON.stringify(cert.error ?? cert.meta));
+    const other = mtls.cert("rsa").key;
+    const bad = await run({ url, clientCert: { certChain: mtls.cert("p256").certChain, key: other } });
+    const keyLine = other.split("\n")[1];
+    check("PooledClient with another key: CLIENT_CERT_KEY_MISMATCH across the object, the key in no part of it", bad.ok === false && bad.error?.code === "CLIENT_CERT_KEY_MISMATCH" && keyLine.length === 64 && !JSON.stringify(bad).includes(keyLine), JSON.stringify(bad.error));
+  } finally {
+    mtls.close();
+  }
 
   const stats = await post("/stats", { url: `${origin}/1k`, proxy: proxyVia(a) });
   check("the pool object reports one client and its requests", stats.clients === 1 && stats.requests >= 25 && stats.pendingHeads === 0, JSON.stringify(stats));

@@ -3,8 +3,8 @@
 // worker/test/pool-e2e.mjs drives it.
 //
 //   POST /run { url, proxy?, ca, http2?, pooled?, method?, upload?, abortAfterFirstChunk?,
-//               idleMs? }  ->  { ok, status, sha256, bytes, meta, firstChunkMs, totalMs,
-//                               uploadSha256, error }
+//               idleMs?, clientCert?, text? }  ->  { ok, status, sha256, bytes, meta,
+//                               firstChunkMs, totalMs, uploadSha256, text, error }
 //   POST /stats { url, proxy?, ca, http2? }  ->  the pool object's stats()
 
 import { connect } from "cloudflare:sockets";
@@ -27,6 +27,7 @@ const hex = (d) => Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(
 function options(env, p) {
   const o = { proxy: p.proxy || undefined, trust: { ca: p.ca }, sessionCache: "client" };
   if (p.http2 === false) o.http2 = false;
+  if (p.clientCert) o.tls = { clientCert: p.clientCert };
   return o;
 }
 
@@ -95,6 +96,7 @@ async function run(env, p) {
       firstChunkMs,
       totalMs: Date.now() - t0,
       uploadSha256: p.upload ? await patternSha(p.upload) : undefined,
+      text: p.text ? new TextDecoder().decode(all) : undefined,
       error,
     };
   } catch (e) {

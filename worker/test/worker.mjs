@@ -376,6 +376,38 @@ const routes = {
 
   // A panic inside Client.fetch (the test variant's connect traps for PANIC_HOST): the fetch
   // rejects with WASM_TRAP, and the instance is restarted for the next client.
+  // Client certificates: a POSTed JSON `{ url, cert?, proxyCert?, n? }` (`cert` and
+  // `proxyCert` are `{ certChain, key }` PEMs; the query has the usual switches: proxy,
+  // offload, sessionCache). `n` fetches on one client; each page's text and whether its
+  // session was resumed, the client's stats and the wasm's own signature count. A client the
+  // options refuse answers `stage: "config"` with the error.
+  async "/t/mtls"(p, env, _ctx, request) {
+    const spec = await request.json();
+    const options = clientOptions(env, p);
+    if (spec.cert !== undefined) options.tls.clientCert = spec.cert;
+    if (spec.proxyCert !== undefined) options.proxyTls = { clientCert: spec.proxyCert };
+    const before = wasmCryptoCounts();
+    let client;
+    try {
+      client = new Client(options);
+    } catch (e) {
+      return json({ ok: false, stage: "config", error: err(e) });
+    }
+    const pages = [];
+    const report = () => ({ pages, stats: client.stats(), wasm: { signatures: wasmCryptoCounts().signatures - before.signatures } });
+    try {
+      for (let i = 0; i < (spec.n ?? 1); i++) {
+        const r = await client.fetch(spec.url);
+        pages.push({ status: r.status, text: await r.text(), resumed: r.burrow.tls?.resumed ?? null, version: r.burrow.tls?.version ?? null, tlsMs: r.burrow.timings.tls });
+      }
+      return json({ ok: true, ...report() });
+    } catch (e) {
+      return json({ ok: false, stage: "fetch", error: err(e), ...report() });
+    } finally {
+      client.close();
+    }
+  },
+
   async "/t/panic"() {
     const client = new Client({ connect });
     try {
@@ -393,7 +425,7 @@ export default {
     const route = routes[url.pathname];
     if (route) {
       try {
-        return await route(url.searchParams, env, ctx);
+        return await route(url.searchParams, env, ctx, request);
       } catch (e) {
         return json({ ok: false, error: err(e) }, 500);
       }

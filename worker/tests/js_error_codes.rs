@@ -136,8 +136,10 @@ const NOT_BURROW_ERRORS: &[&str] = &["BAD_URL", "REDIRECT_FORBIDDEN"];
 fn error_codes_match_the_rust_sources() {
     // The client's error and the errors whose codes it passes on unchanged, with the
     // functions that spell them (proxy's `code` hands SOCKS5 replies to `error_code`).
-    let sources: [(&str, &[&str]); 10] = [
+    // client_cert.rs: refused client certificates, thrown by `new Client` as BurrowErrors.
+    let sources: [(&str, &[&str]); 11] = [
         ("crates/client/src/error.rs", &["code"]),
+        ("crates/client/src/client_cert.rs", &["code"]),
         ("crates/client/src/deadline.rs", &["code"]),
         ("crates/handshake/src/error.rs", &["code"]),
         ("crates/record/src/error.rs", &["code"]),

@@ -196,7 +196,16 @@ async fn proxy_handshake<N: Net>(
                 .map_err(Error::at_proxy)?;
             info.proxy_tls = Some(tls.info().clone());
             let early = if origin.https || purpose.tunnel {
-                http_connect(&mut tls, &origin.host, origin.port, creds, pc, ua).await?
+                http_connect(&mut tls, &origin.host, origin.port, creds, pc, ua)
+                    .await
+                    .map_err(|e| match e {
+                        // In TLS 1.3 the client's side of the handshake ends before the
+                        // server has judged its certificate: the proxy's refusal
+                        // (certificate_required, ...) comes with the first read, the CONNECT
+                        // answer's, and is the proxy hop's failure.
+                        e @ Error::Tls(_) => e.at_proxy(),
+                        e => e,
+                    })?
             } else {
                 info.absolute_form = Some(p.clone());
                 Vec::new()

@@ -118,6 +118,10 @@ pub enum Setting {
     AllowCloseWithoutCloseNotify,
     /// Whether a TLS 1.2 server must support extended master secret.
     RequireExtendedMasterSecret,
+    /// The client certificate offered to the origin.
+    ClientCert,
+    /// The client certificate offered to an HTTPS proxy.
+    ProxyClientCert,
 }
 
 /// How a front end names each [`Setting`]; `None` when it has no such setting (the message
@@ -156,6 +160,8 @@ impl Setting {
             Setting::RequireExtendedMasterSecret => {
                 "ClientConfig.tls.require_extended_master_secret"
             }
+            Setting::ClientCert => "ClientConfig.tls.client_cert",
+            Setting::ProxyClientCert => "ClientConfig.proxy_tls.client_cert",
         })
     }
 }
@@ -480,6 +486,19 @@ fn write_message(
                 "; to accept such servers (their sessions are then never resumed), drop ",
                 Setting::RequireExtendedMasterSecret,
             )
+        }
+        Error::Tls(burrow_handshake::Error::ClientCertificateRequired) => {
+            // The handshake's own text names the Rust field; each front end names its own.
+            write!(
+                f,
+                "{code}: TLS failed: the server requires a client certificate \
+                 (certificate_required alert)"
+            )?;
+            let setting = match hop {
+                TlsHop::Origin => Setting::ClientCert,
+                TlsHop::Proxy => Setting::ProxyClientCert,
+            };
+            advise(f, names, "; configure one its CA accepts with ", setting)
         }
         Error::Tls(e) => write!(f, "{code}: TLS failed: {e}"),
         Error::Certificate(x) => write_certificate(f, code, x, names, hop),

@@ -53,7 +53,10 @@ pub use error::{Class, Error, Message, Phase, Setting, SettingNames};
 pub use h2::{H2_CONNECTION_WINDOW, H2_SEND_BUFFER, H2_STREAM_WINDOW};
 pub use message::{Body, BodySource, BodyStream, Request, ResponseMeta, Timings};
 pub use net::{Net, NetStream};
-pub use offload::{CryptoOffload, InlineOffload, LocalFuture, Offload, OffloadCounts, RecordKey};
+pub use offload::{
+    CryptoOffload, ImportedSigningKey, InlineOffload, LocalFuture, Offload, OffloadCounts,
+    PrivateKeyDer, RecordKey,
+};
 pub use profile::{HttpProfile, PseudoHeader};
 pub use sessions::SessionCache;
 pub use tls::{

@@ -4,8 +4,8 @@
 //! WebCrypto is an order of magnitude faster than wasm for AES-GCM and signatures
 //! (`../shared/ARCHITECTURE.md`, "The byte path in the Worker"), but it is asynchronous; the
 //! sans-IO cores already hand that work out as requests (`Event::TrafficKey` / `NeedOpen` /
-//! `NeedSeal` / `NeedVerify`, x509's `AnswerBook`), and [`crate::TlsStream`] answers them
-//! through a [`CryptoOffload`].
+//! `NeedSeal` / `NeedVerify` / `NeedSign`, x509's `AnswerBook`), and [`crate::TlsStream`]
+//! answers them through a [`CryptoOffload`].
 //!
 //! The futures are boxed (the trait is used as `dyn`, one provider for every connection of a
 //! client) and not `Send` (single-threaded, like the rest of the client).
@@ -17,7 +17,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use burrow_crypto::aead::{AeadAlgorithm, AeadKey, TAG_LEN};
-use burrow_crypto::sig::VerifyAlgorithm;
+use burrow_crypto::sig::{KeyKind, SigningKey, VerifyAlgorithm};
 use burrow_crypto::CryptoError;
 
 /// A boxed, non-`Send` future.
@@ -44,7 +44,53 @@ pub trait RecordKey {
     ) -> LocalFuture<'a, io::Result<()>>;
 }
 
-/// Performs record AEAD and signature checks for [`crate::TlsStream`].
+/// A client certificate's private key, lent to [`CryptoOffload::import_signing_key`]: PKCS#8
+/// PrivateKeyInfo DER (a SEC1 or PKCS#1 key arrives wrapped in PKCS#8, which is what WebCrypto
+/// imports) and what kind of key it is. `Debug` shows only the kind.
+#[derive(Clone, Copy)]
+pub struct PrivateKeyDer<'a> {
+    pkcs8: &'a [u8],
+    kind: KeyKind,
+}
+
+impl<'a> PrivateKeyDer<'a> {
+    pub(crate) fn new(pkcs8: &'a [u8], kind: KeyKind) -> PrivateKeyDer<'a> {
+        PrivateKeyDer { pkcs8, kind }
+    }
+
+    /// The key as PKCS#8 PrivateKeyInfo DER (secret: copy it only into what wipes or owns it).
+    pub fn pkcs8(&self) -> &'a [u8] {
+        self.pkcs8
+    }
+
+    /// The kind of key (that of the certificate's public key).
+    pub fn kind(&self) -> KeyKind {
+        self.kind
+    }
+}
+
+impl core::fmt::Debug for PrivateKeyDer<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PrivateKeyDer")
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A client certificate's private key imported into a provider. [`crate::ClientCert`] keeps
+/// the handle, so a key is imported once per client and provider, not once per handshake.
+pub trait ImportedSigningKey {
+    /// Signs `message` (a CertificateVerify's content) with `algorithm`, in the format
+    /// `burrow_crypto::sig::verify` takes: ECDSA as DER, RSA raw, Ed25519 64 bytes.
+    fn sign<'a>(
+        &'a self,
+        algorithm: VerifyAlgorithm,
+        message: &'a [u8],
+    ) -> LocalFuture<'a, Result<Vec<u8>, CryptoError>>;
+}
+
+/// Performs record AEAD, signature checks and client-certificate signatures for
+/// [`crate::TlsStream`].
 pub trait CryptoOffload {
     /// Whether record AEAD goes through [`import_key`](Self::import_key) (else inline). The
     /// provider still gets every suite's keys, ChaCha20-Poly1305 included, and decides per
@@ -71,6 +117,25 @@ pub trait CryptoOffload {
         message: &'a [u8],
         signature: &'a [u8],
     ) -> LocalFuture<'a, Result<(), CryptoError>>;
+
+    /// Whether a client certificate's key of `kind` signs through
+    /// [`import_signing_key`](Self::import_signing_key) (else inline with burrow-crypto). The
+    /// default, for providers that predate client certificates, is inline for every kind.
+    fn offloads_signing(&self, kind: KeyKind) -> bool {
+        let _ = kind;
+        false
+    }
+
+    /// Imports a client certificate's key; called only for a kind
+    /// [`offloads_signing`](Self::offloads_signing) accepts, once per client (the handle is
+    /// kept). The default refuses, as its `offloads_signing` never asks.
+    fn import_signing_key<'a>(
+        &'a self,
+        key: PrivateKeyDer<'a>,
+    ) -> LocalFuture<'a, Result<Rc<dyn ImportedSigningKey>, CryptoError>> {
+        let _ = key;
+        Box::pin(async { Err(CryptoError::UnsupportedAlgorithm) })
+    }
 }
 
 /// A shared [`CryptoOffload`], as held in [`crate::TlsSettings::offload`].
@@ -97,6 +162,10 @@ pub struct OffloadCounts {
     pub seals: u64,
     /// Signatures checked.
     pub verifies: u64,
+    /// Client certificate keys imported.
+    pub signing_keys: u64,
+    /// Client certificate signatures made (CertificateVerify).
+    pub signs: u64,
 }
 
 /// A provider that performs everything with burrow-crypto, through the asynchronous seam,
@@ -212,6 +281,44 @@ impl CryptoOffload for InlineOffload {
     ) -> LocalFuture<'a, Result<(), CryptoError>> {
         self.bump(|c| c.verifies = c.verifies.saturating_add(1));
         let r = burrow_crypto::sig::verify(algorithm, spki, message, signature);
+        Box::pin(async move { r })
+    }
+
+    fn offloads_signing(&self, kind: KeyKind) -> bool {
+        let _ = kind;
+        true
+    }
+
+    fn import_signing_key<'a>(
+        &'a self,
+        key: PrivateKeyDer<'a>,
+    ) -> LocalFuture<'a, Result<Rc<dyn ImportedSigningKey>, CryptoError>> {
+        self.bump(|c| c.signing_keys = c.signing_keys.saturating_add(1));
+        // Read back from the PKCS#8 a provider gets, so SEC1 and PKCS#1 keys prove their
+        // wrapping natively too.
+        let r = SigningKey::from_pkcs8_der(key.pkcs8()).map(|key| -> Rc<dyn ImportedSigningKey> {
+            Rc::new(InlineSigningKey {
+                key,
+                counts: Rc::clone(&self.counts),
+            })
+        });
+        Box::pin(async move { r })
+    }
+}
+
+struct InlineSigningKey {
+    key: SigningKey,
+    counts: Rc<Cell<OffloadCounts>>,
+}
+
+impl ImportedSigningKey for InlineSigningKey {
+    fn sign<'a>(
+        &'a self,
+        algorithm: VerifyAlgorithm,
+        message: &'a [u8],
+    ) -> LocalFuture<'a, Result<Vec<u8>, CryptoError>> {
+        bump(&self.counts, |c| c.signs = c.signs.saturating_add(1));
+        let r = self.key.sign(algorithm, message);
         Box::pin(async move { r })
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! A ticket is filed under everything that decided what the session proved and who made it:
 //! the TLS settings (profile, trust and its anchors, pins, revocation, staple request, ALPN,
-//! the extended-master-secret rule, HTTP/1.1-only), the proxy the connection went through
+//! the extended-master-secret rule, HTTP/1.1-only, the client certificates offered to the
+//! origin and to an HTTPS proxy: a session a certificate authenticated is resumed only by a
+//! client that offers the same one), the proxy the connection went through
 //! (with a digest of its credentials: proxy vendors choose the exit by the user name) and the
 //! origin's `host:port`. A client with other trust settings, another identity or another
 //! proxy never resumes a session it did not make the same way, so a resumption neither skips
@@ -132,6 +134,16 @@ impl SessionScope {
             t.require_extended_master_secret,
             config.http1_only,
         );
+        // The certificates themselves (Debug shows only their count): a server keeps the
+        // client certificate with the session, and a resumption sends none, so a client with
+        // another certificate, or none, would be taken for the one that made it.
+        for cert in [&t.client_cert, &config.proxy_tls.client_cert] {
+            h.bytes(b"\0cert");
+            for der in cert.iter().flat_map(|c| c.chain()) {
+                let _ = write!(h, "{}:", der.len());
+                h.bytes(der);
+            }
+        }
         SessionScope(h.finish())
     }
 }

@@ -560,9 +560,15 @@ impl<S: NetStream> TlsStream<S> {
                     }
                 }
                 Event::NeedSign(req) => {
-                    // The key signs inline here (burrow-crypto); the request is the seam a
-                    // WebCrypto signer can take over.
-                    let sig = client_cert.and_then(|c| c.sign(req.algorithm, &req.message).ok());
+                    // Through the offload when it signs this kind of key (WebCrypto in a
+                    // Worker), inline with burrow-crypto otherwise.
+                    let sig = match client_cert {
+                        Some(c) => c
+                            .sign(self.offload.as_ref(), req.algorithm, &req.message)
+                            .await
+                            .ok(),
+                        None => None,
+                    };
                     if let Err(e) = self.conn.complete_sign(sig) {
                         self.flush_alert().await;
                         return Err(Error::Tls(e));

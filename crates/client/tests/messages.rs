@@ -94,6 +94,11 @@ fn every_setting_has_its_rust_name() {
             Setting::RequireExtendedMasterSecret,
             "ClientConfig.tls.require_extended_master_secret",
         ),
+        (Setting::ClientCert, "ClientConfig.tls.client_cert"),
+        (
+            Setting::ProxyClientCert,
+            "ClientConfig.proxy_tls.client_cert",
+        ),
     ];
     for (setting, name) in all {
         assert_eq!(setting.rust_name(), Some(name), "{setting:?}");
@@ -230,6 +235,34 @@ fn an_unusable_proxy_trust_names_the_proxy_settings() {
              ClientConfig.tls.trust and ClientConfig.tls.pins"
         )
     );
+}
+
+#[test]
+fn a_required_client_certificate_names_the_hops_own_setting() {
+    let required = || Error::Tls(burrow_handshake::Error::ClientCertificateRequired);
+    assert_eq!(required().code(), "TLS_CLIENT_CERT_REQUIRED");
+    assert_eq!(
+        required().to_string(),
+        "TLS_CLIENT_CERT_REQUIRED: TLS failed: the server requires a client certificate \
+         (certificate_required alert); configure one its CA accepts with \
+         ClientConfig.tls.client_cert"
+    );
+    let at_proxy = Error::ProxyTls(Box::new(required()));
+    assert_eq!(at_proxy.code(), "TLS_CLIENT_CERT_REQUIRED");
+    assert!(
+        at_proxy
+            .to_string()
+            .starts_with("the HTTPS proxy's TLS connection: ")
+            && at_proxy
+                .to_string()
+                .ends_with("with ClientConfig.proxy_tls.client_cert"),
+        "{at_proxy}"
+    );
+    // A front end without the setting leaves the advice out.
+    assert!(required()
+        .message(no_names)
+        .to_string()
+        .ends_with("(certificate_required alert)"));
 }
 
 #[test]

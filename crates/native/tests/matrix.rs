@@ -61,21 +61,7 @@ async fn get(c: &Client<TokioNet>, url: &str) -> Result<(Response<TokioNet>, Vec
 
 /// The proxy URL for a peer row of the matrix (`None` = direct).
 fn proxy_url(p: &Peers, name: &str) -> Option<String> {
-    let user = p.var("PEERS_PROXY_USER").unwrap();
-    let pass = p.var("PEERS_PROXY_PASS").unwrap();
-    let suser = p.var("PEERS_SOCKS_USER").unwrap();
-    let spass = p.var("PEERS_SOCKS_PASS").unwrap();
-    let port = |n| p.port(n);
-    Some(match name {
-        "none" => return None,
-        "HTTP_PROXY" => format!("http://127.0.0.1:{}", port("HTTP_PROXY")),
-        "SQUID" => format!("http://127.0.0.1:{}", port("SQUID")),
-        "SQUID_AUTH" => format!("http://{user}:{pass}@127.0.0.1:{}", port("SQUID_AUTH")),
-        "SOCKS" => format!("socks5h://127.0.0.1:{}", port("SOCKS")),
-        "SOCKS_AUTH" => format!("socks5://{suser}:{spass}@127.0.0.1:{}", port("SOCKS_AUTH")),
-        "HTTPS_PROXY" => format!("https://localhost:{}", port("HTTPS_PROXY")),
-        other => panic!("unknown proxy row {other}"),
-    })
+    p.proxy_url(name)
 }
 
 /// One matrix row: every origin × body through `proxy`.

@@ -4,7 +4,10 @@
 //! server's page prints the client certificate it saw, so each case checks its subject: TLS 1.3
 //! and 1.2, directly and through squid+auth (CONNECT), microsocks+auth (SOCKS5) and the HTTPS
 //! proxy. Without a certificate the server's refusal is `TLS_CLIENT_CERT_REQUIRED` (1.3); a key
-//! that is not the leaf's is refused at configuration.
+//! that is not the leaf's is refused at configuration. Through `TlsSettings::offload` with an
+//! `InlineOffload` the signatures go through the offload seam (imported once per client,
+//! counted); a client with another certificate, or none, never resumes a session a
+//! certificate authenticated.
 //!
 //! Needs `openssl` on PATH and the shared peers; only `BURROW_PEERS=none` skips, loudly.
 #![allow(
@@ -20,7 +23,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use burrow_client::{Client, ClientCert, ClientConfig, Proxy, Request, Trust};
+use std::rc::Rc;
+
+use burrow_client::{
+    Client, ClientCert, ClientConfig, InlineOffload, Offload, Proxy, Request, SessionCache, Trust,
+};
 use burrow_native::TokioNet;
 use burrow_testkit::peers::Peers;
 
@@ -205,25 +212,12 @@ fn config(p: &Peers, via: Via, cert: Option<ClientCert>) -> ClientConfig {
     // s_server -www answers HTTP/1.0 and may close without close_notify.
     cfg.allow_close_without_close_notify = true;
     cfg.max_idle_per_origin = 0;
-    let user = p.var("PEERS_PROXY_USER").unwrap();
-    let pass = p.var("PEERS_PROXY_PASS").unwrap();
-    let proxy = match via {
-        Via::Direct => None,
-        Via::SquidAuth => Some(format!(
-            "http://{user}:{pass}@127.0.0.1:{}",
-            p.port("SQUID_AUTH")
-        )),
-        Via::SocksAuth => Some(format!(
-            "socks5h://{}:{}@127.0.0.1:{}",
-            p.var("PEERS_SOCKS_USER").unwrap(),
-            p.var("PEERS_SOCKS_PASS").unwrap(),
-            p.port("SOCKS_AUTH")
-        )),
-        Via::HttpsProxyAuth => Some(format!(
-            "https://{user}:{pass}@localhost:{}",
-            p.port("HTTPS_PROXY_AUTH")
-        )),
-    };
+    let proxy = p.proxy_url(match via {
+        Via::Direct => "none",
+        Via::SquidAuth => "SQUID_AUTH",
+        Via::SocksAuth => "SOCKS_AUTH",
+        Via::HttpsProxyAuth => "HTTPS_PROXY_AUTH",
+    });
     cfg.proxy = proxy.map(|u| Proxy::parse(&u).unwrap());
     cfg
 }
@@ -235,13 +229,28 @@ fn cert(pki: &Path, kind: &str) -> ClientCert {
 }
 
 fn fetch(cfg: ClientConfig, port: u16) -> Result<String, burrow_client::Error> {
+    fetch_n(cfg, port, 1, SessionCache::new()).map(|mut pages| pages.remove(0).0)
+}
+
+/// `n` fetches on one client sharing `sessions`: each page and whether its session was resumed.
+fn fetch_n(
+    cfg: ClientConfig,
+    port: u16,
+    n: usize,
+    sessions: SessionCache,
+) -> Result<Vec<(String, bool)>, burrow_client::Error> {
     burrow_native::block_on_local(async move {
-        let c = Client::new(TokioNet, cfg);
-        let mut r = c
-            .fetch(Request::get(&format!("https://localhost:{port}/")).unwrap())
-            .await?;
-        let body = r.bytes().await?;
-        Ok(String::from_utf8_lossy(&body).into_owned())
+        let c = Client::with_sessions(TokioNet, cfg, sessions);
+        let mut pages = Vec::new();
+        for _ in 0..n {
+            let mut r = c
+                .fetch(Request::get(&format!("https://localhost:{port}/")).unwrap())
+                .await?;
+            let resumed = r.meta.tls.as_ref().is_some_and(|t| t.resumed);
+            let body = r.bytes().await?;
+            pages.push((String::from_utf8_lossy(&body).into_owned(), resumed));
+        }
+        Ok(pages)
     })
     .unwrap()
 }
@@ -339,5 +348,95 @@ fn a_key_that_is_not_the_leafs_is_refused_at_configuration() {
     let pkcs1 = std::fs::read(pki.join("rsa.pkcs1")).unwrap();
     assert!(String::from_utf8_lossy(&pkcs1).contains("RSA PRIVATE KEY"));
     ClientCert::from_pem(&std::fs::read(pki.join("rsa.pem")).unwrap(), &pkcs1).unwrap();
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
+#[test]
+fn through_the_offload_seam_the_key_is_imported_once_per_client() {
+    let Some(peers) = Peers::load("mTLS tests") else {
+        return;
+    };
+    let pki = client_pki("offload");
+    // SEC1 and PKCS#1 keys reach the provider wrapped in PKCS#8, which it reads back.
+    openssl(&pki, &["ec", "-in", "p256.key", "-out", "p256.sec1"]);
+    openssl(
+        &pki,
+        &["rsa", "-in", "rsa.key", "-traditional", "-out", "rsa.pkcs1"],
+    );
+    for (version, kind, key) in [
+        ("-tls1_3", "p256", "p256.sec1"),
+        ("-tls1_3", "rsa", "rsa.pkcs1"),
+        ("-tls1_3", "ed25519", "ed25519.key"),
+        ("-tls1_2", "p384", "p384.key"),
+    ] {
+        let s = server(&peers, &pki, version);
+        let chain = std::fs::read(pki.join(format!("{kind}.pem"))).unwrap();
+        let cert = ClientCert::from_pem(&chain, &std::fs::read(pki.join(key)).unwrap()).unwrap();
+        let provider = Rc::new(InlineOffload::new());
+        let mut cfg = config(&peers, Via::Direct, Some(cert));
+        cfg.tls.offload = Some(Offload(provider.clone()));
+        // Two full handshakes (no session cache), so the second shows the import is kept.
+        let what = format!("{version} {kind} ({key}) through InlineOffload");
+        let pages = fetch_n(cfg, s.port, 2, SessionCache::disabled())
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        for (page, resumed) in &pages {
+            assert_seen(page, kind, &what);
+            assert!(!resumed, "{what}");
+        }
+        let n = provider.counts();
+        assert_eq!((n.signing_keys, n.signs), (1, 2), "{what}: {n:?}");
+        assert!(n.verifies >= 2, "{what}: {n:?}");
+    }
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
+#[test]
+fn a_session_a_certificate_authenticated_is_resumed_only_with_that_certificate() {
+    let Some(peers) = Peers::load("mTLS tests") else {
+        return;
+    };
+    let pki = client_pki("resume");
+    let s = server(&peers, &pki, "-tls1_3");
+    let sessions = SessionCache::new();
+    let with = |kind: Option<&str>| {
+        let cfg = config(&peers, Via::Direct, kind.map(|k| cert(&pki, k)));
+        fetch_n(cfg, s.port, 1, sessions.clone()).map(|mut p| p.remove(0))
+    };
+    let (page, resumed) = with(Some("p256")).unwrap();
+    assert_seen(&page, "p256", "first");
+    assert!(!resumed);
+    // The same certificate resumes (a new client, the shared cache: as a Worker's isolate).
+    let (page, resumed) = with(Some("p256")).unwrap();
+    assert!(resumed, "the same certificate resumes");
+    assert_seen(&page, "p256", "resumed");
+    // No certificate: a full handshake the server refuses, not the p256 client's session.
+    let e = with(None).unwrap_err();
+    assert_eq!(e.code(), "TLS_CLIENT_CERT_REQUIRED", "{e}");
+    // Another certificate: a full handshake showing its own subject.
+    let (page, resumed) = with(Some("p384")).unwrap();
+    assert!(!resumed, "another certificate does not resume");
+    assert_seen(&page, "p384", "another certificate");
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
+#[test]
+fn an_https_proxy_that_wants_a_certificate_fails_the_proxy_hop_not_the_origin() {
+    let Some(peers) = Peers::load("mTLS tests") else {
+        return;
+    };
+    let pki = client_pki("proxyhop");
+    // s_server stands in for an HTTPS proxy that requires a client certificate: in TLS 1.3 its
+    // refusal arrives with the first read after the handshake, the CONNECT answer's.
+    let s = server(&peers, &pki, "-tls1_3");
+    let mut cfg = config(&peers, Via::Direct, Some(cert(&pki, "p256")));
+    cfg.proxy = Some(Proxy::parse(&format!("https://localhost:{}", s.port)).unwrap());
+    let e = fetch(cfg, peers.port("DEF")).unwrap_err();
+    assert_eq!(e.code(), "TLS_CLIENT_CERT_REQUIRED", "{e}");
+    assert!(matches!(e, burrow_client::Error::ProxyTls(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .ends_with("configure one its CA accepts with ClientConfig.proxy_tls.client_cert"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&pki);
 }

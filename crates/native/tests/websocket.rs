@@ -178,25 +178,12 @@ fn config(s: &Servers, via: Via) -> ClientConfig {
     let mut cfg = ClientConfig::default();
     cfg.tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
     cfg.proxy_tls.trust = Trust::AnchorsPem(vec![p.ca_pem()]);
-    let user = p.var("PEERS_PROXY_USER").unwrap();
-    let pass = p.var("PEERS_PROXY_PASS").unwrap();
-    let proxy = match via {
-        Via::Direct => None,
-        Via::SquidAuth => Some(format!(
-            "http://{user}:{pass}@127.0.0.1:{}",
-            p.port("SQUID_AUTH")
-        )),
-        Via::SocksAuth => Some(format!(
-            "socks5h://{}:{}@127.0.0.1:{}",
-            p.var("PEERS_SOCKS_USER").unwrap(),
-            p.var("PEERS_SOCKS_PASS").unwrap(),
-            p.port("SOCKS_AUTH")
-        )),
-        Via::HttpsProxyAuth => Some(format!(
-            "https://{user}:{pass}@localhost:{}",
-            p.port("HTTPS_PROXY_AUTH")
-        )),
-    };
+    let proxy = p.proxy_url(match via {
+        Via::Direct => "none",
+        Via::SquidAuth => "SQUID_AUTH",
+        Via::SocksAuth => "SOCKS_AUTH",
+        Via::HttpsProxyAuth => "HTTPS_PROXY_AUTH",
+    });
     cfg.proxy = proxy.map(|u| Proxy::parse(&u).unwrap());
     cfg
 }

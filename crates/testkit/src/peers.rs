@@ -54,6 +54,36 @@ impl Peers {
             .map(String::as_str)
     }
 
+    /// The URL of proxy peer `name` with its credentials, as a client option takes it; `None`
+    /// for `"none"` (direct). Names as in `peers.tab`: `HTTP_PROXY` (tinyproxy), `SQUID`,
+    /// `SQUID_AUTH`, `SOCKS` (as `socks5h://`, the proxy resolves), `SOCKS_AUTH` (as
+    /// `socks5://`, the client resolves), `HTTPS_PROXY`, `HTTPS_PROXY_AUTH`. Panics on another
+    /// name: a test that names a proxy the peers lack has a bug.
+    pub fn proxy_url(&self, name: &str) -> Option<String> {
+        let var = |k: &str| {
+            self.var(k)
+                .unwrap_or_else(|| panic!("peers.env has no {k}"))
+                .to_string()
+        };
+        let port = self.port(if name == "none" { "HTTP_PROXY" } else { name });
+        let basic = || format!("{}:{}@", var("PEERS_PROXY_USER"), var("PEERS_PROXY_PASS"));
+        Some(match name {
+            "none" => return None,
+            "HTTP_PROXY" | "SQUID" => format!("http://127.0.0.1:{port}"),
+            "SQUID_AUTH" => format!("http://{}127.0.0.1:{port}", basic()),
+            "SOCKS" => format!("socks5h://127.0.0.1:{port}"),
+            "SOCKS_AUTH" => format!(
+                "socks5://{}:{}@127.0.0.1:{port}",
+                var("PEERS_SOCKS_USER"),
+                var("PEERS_SOCKS_PASS")
+            ),
+            // The proxy's certificate names localhost.
+            "HTTPS_PROXY" => format!("https://localhost:{port}"),
+            "HTTPS_PROXY_AUTH" => format!("https://{}localhost:{port}", basic()),
+            other => panic!("no proxy peer named {other}"),
+        })
+    }
+
     /// Any raw variable from `peers.env` (e.g. `PEERS_PROXY_USER`).
     pub fn var(&self, key: &str) -> Option<&str> {
         self.vars.get(key).map(String::as_str)

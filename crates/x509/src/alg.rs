@@ -7,6 +7,8 @@
 
 use crate::oid;
 use crate::Error;
+use burrow_crypto::sig::{KeyKind, PublicKeyInfo, X509Signature};
+use burrow_crypto::CryptoError;
 use burrow_der::{tag, Error as DerError, Reader, Result as DerResult};
 
 /// A signature scheme bound to a key type: burrow-crypto's own [`VerifyAlgorithm`] (one enum
@@ -55,56 +57,20 @@ impl<T: SignatureVerifier + ?Sized> SignatureVerifier for &T {
     }
 }
 
-/// The signature algorithm named by a certificate or OCSP response (before the key is known).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SigAlg {
-    EcdsaSha256,
-    EcdsaSha384,
-    EcdsaSha512,
-    RsaPkcs1Sha256,
-    RsaPkcs1Sha384,
-    RsaPkcs1Sha512,
-    RsaPssSha256,
-    RsaPssSha384,
-    RsaPssSha512,
-    Ed25519,
-    /// Parsed but not supported (SHA-1, DSA, ...): fails only when used.
-    Unsupported,
-}
+/// The signature algorithm named by a certificate or OCSP response (before the key is known);
+/// `None`: parsed but not supported (SHA-1, DSA, unusual PSS parameters), which fails only when
+/// used.
+pub(crate) type SigAlg = Option<X509Signature>;
 
-/// The key type of a SubjectPublicKeyInfo.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum KeyType {
-    Rsa,
-    EcP256,
-    EcP384,
-    EcP521,
-    Ed25519,
-    Unsupported,
-}
+/// The key of a SubjectPublicKeyInfo as the validator sees it; `None`: a key it cannot verify
+/// with (an unknown type or curve, RSA outside policy), which fails only when used.
+pub(crate) type SignerKey = Option<KeyKind>;
 
-impl SigAlg {
-    /// Binds the scheme to the signer's key type.
-    pub(crate) fn with_key(self, key: KeyType) -> Result<SignatureAlgorithm, Error> {
-        use SignatureAlgorithm as S;
-        Ok(match (self, key) {
-            (SigAlg::EcdsaSha256, KeyType::EcP256) => S::EcdsaP256Sha256,
-            (SigAlg::EcdsaSha384, KeyType::EcP256) => S::EcdsaP256Sha384,
-            (SigAlg::EcdsaSha256, KeyType::EcP384) => S::EcdsaP384Sha256,
-            (SigAlg::EcdsaSha384, KeyType::EcP384) => S::EcdsaP384Sha384,
-            (SigAlg::EcdsaSha256, KeyType::EcP521) => S::EcdsaP521Sha256,
-            (SigAlg::EcdsaSha384, KeyType::EcP521) => S::EcdsaP521Sha384,
-            (SigAlg::EcdsaSha512, KeyType::EcP521) => S::EcdsaP521Sha512,
-            (SigAlg::RsaPkcs1Sha256, KeyType::Rsa) => S::RsaPkcs1Sha256,
-            (SigAlg::RsaPkcs1Sha384, KeyType::Rsa) => S::RsaPkcs1Sha384,
-            (SigAlg::RsaPkcs1Sha512, KeyType::Rsa) => S::RsaPkcs1Sha512,
-            (SigAlg::RsaPssSha256, KeyType::Rsa) => S::RsaPssSha256,
-            (SigAlg::RsaPssSha384, KeyType::Rsa) => S::RsaPssSha384,
-            (SigAlg::RsaPssSha512, KeyType::Rsa) => S::RsaPssSha512,
-            (SigAlg::Ed25519, KeyType::Ed25519) => S::Ed25519,
-            _ => return Err(Error::UnsupportedSignatureAlgorithm),
-        })
-    }
+/// Binds a signature algorithm to the signer's key (burrow-crypto owns the table).
+pub(crate) fn bind(sig: SigAlg, key: SignerKey) -> Result<SignatureAlgorithm, Error> {
+    sig.zip(key)
+        .and_then(|(sig, key)| key.x509_algorithm(sig))
+        .ok_or(Error::UnsupportedSignatureAlgorithm)
 }
 
 /// Parses a signature AlgorithmIdentifier (the whole SEQUENCE is consumed from `r`).
@@ -112,24 +78,26 @@ pub(crate) fn read_sig_alg(r: &mut Reader<'_>) -> DerResult<SigAlg> {
     r.nested(tag::SEQUENCE, |r| {
         let id = r.read(tag::OID)?;
         let alg = match id {
-            x if x == oid::ECDSA_SHA256 => SigAlg::EcdsaSha256,
-            x if x == oid::ECDSA_SHA384 => SigAlg::EcdsaSha384,
-            x if x == oid::ECDSA_SHA512 => SigAlg::EcdsaSha512,
-            x if x == oid::ED25519 => SigAlg::Ed25519,
-            x if x == oid::RSA_SHA256 => SigAlg::RsaPkcs1Sha256,
-            x if x == oid::RSA_SHA384 => SigAlg::RsaPkcs1Sha384,
-            x if x == oid::RSA_SHA512 => SigAlg::RsaPkcs1Sha512,
+            x if x == oid::ECDSA_SHA256 => X509Signature::EcdsaSha256,
+            x if x == oid::ECDSA_SHA384 => X509Signature::EcdsaSha384,
+            x if x == oid::ECDSA_SHA512 => X509Signature::EcdsaSha512,
+            x if x == oid::ED25519 => X509Signature::Ed25519,
+            x if x == oid::RSA_SHA256 => X509Signature::RsaPkcs1Sha256,
+            x if x == oid::RSA_SHA384 => X509Signature::RsaPkcs1Sha384,
+            x if x == oid::RSA_SHA512 => X509Signature::RsaPkcs1Sha512,
             x if x == oid::RSA_PSS => return read_pss_params(r),
             _ => {
                 // Unknown: skip parameters, fail only if used.
                 while !r.is_empty() {
                     r.read_any()?;
                 }
-                return Ok(SigAlg::Unsupported);
+                return Ok(None);
             }
         };
         match alg {
-            SigAlg::RsaPkcs1Sha256 | SigAlg::RsaPkcs1Sha384 | SigAlg::RsaPkcs1Sha512 => {
+            X509Signature::RsaPkcs1Sha256
+            | X509Signature::RsaPkcs1Sha384
+            | X509Signature::RsaPkcs1Sha512 => {
                 // RFC 4055: parameters MUST be NULL (tolerate absent, as many stacks do).
                 if !r.is_empty() {
                     let n = r.read(tag::NULL)?;
@@ -147,7 +115,7 @@ pub(crate) fn read_sig_alg(r: &mut Reader<'_>) -> DerResult<SigAlg> {
                 }
             }
         }
-        Ok(alg)
+        Ok(Some(alg))
     })
 }
 
@@ -183,23 +151,23 @@ fn read_pss_params(r: &mut Reader<'_>) -> DerResult<SigAlg> {
     })?;
     let (hash, mgf, salt, trailer) = params;
     let Some(Some(h)) = hash else {
-        return Ok(SigAlg::Unsupported);
+        return Ok(None);
     };
     let Some(Some(Some(m))) = mgf else {
-        return Ok(SigAlg::Unsupported);
+        return Ok(None);
     };
     if h != m || trailer.unwrap_or(1) != 1 {
-        return Ok(SigAlg::Unsupported);
+        return Ok(None);
     }
     let (alg, len) = match h {
-        Hash::Sha256 => (SigAlg::RsaPssSha256, 32),
-        Hash::Sha384 => (SigAlg::RsaPssSha384, 48),
-        Hash::Sha512 => (SigAlg::RsaPssSha512, 64),
+        Hash::Sha256 => (X509Signature::RsaPssSha256, 32),
+        Hash::Sha384 => (X509Signature::RsaPssSha384, 48),
+        Hash::Sha512 => (X509Signature::RsaPssSha512, 64),
     };
     if salt != Some(len) {
-        return Ok(SigAlg::Unsupported);
+        return Ok(None);
     }
-    Ok(alg)
+    Ok(Some(alg))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,64 +196,32 @@ fn read_hash_alg(r: &mut Reader<'_>) -> DerResult<Option<Hash>> {
     })
 }
 
-/// Parses SubjectPublicKeyInfo contents and returns the key type.
-pub(crate) fn read_spki_key_type(spki_contents: &[u8]) -> DerResult<KeyType> {
-    Reader::new(spki_contents).exactly(|r| {
-        let kt = r.nested(tag::SEQUENCE, |a| {
-            let id = a.read(tag::OID)?;
-            if id == oid::RSA_ENCRYPTION {
-                let n = a.read(tag::NULL)?;
-                if !n.is_empty() {
-                    return Err(DerError::Invalid("bad NULL"));
-                }
-                Ok(KeyType::Rsa)
-            } else if id == oid::EC_PUBLIC_KEY {
-                if a.peek_tag() != Some(tag::OID) {
-                    // Explicit curve parameters (RFC 5480 forbids them in PKIX).
-                    a.read_any()?;
-                    return Ok(KeyType::Unsupported);
-                }
-                let curve = a.read(tag::OID)?;
-                Ok(match curve {
-                    c if c == oid::SECP256R1 => KeyType::EcP256,
-                    c if c == oid::SECP384R1 => KeyType::EcP384,
-                    c if c == oid::SECP521R1 => KeyType::EcP521,
-                    _ => KeyType::Unsupported,
-                })
-            } else if id == oid::ED25519 {
-                Ok(KeyType::Ed25519)
-            } else {
-                while !a.is_empty() {
-                    a.read_any()?;
-                }
-                Ok(KeyType::Unsupported)
-            }
-        })?;
-        // The key itself: a BIT STRING with no unused bits.
-        let key = r.read_bit_string_bytes()?;
-        if kt == KeyType::Rsa && !rsa_key_acceptable(key) {
-            return Ok(KeyType::Unsupported);
+/// Reads a whole SubjectPublicKeyInfo (DER, tag included) with burrow-crypto's parser, the one
+/// the signature checks use, and applies the validator's key policy: RSA of 2048..=8192 bits,
+/// a whole number of bytes (CABF), an odd exponent above 1, rsaEncryption only (as webpki: an
+/// id-RSASSA-PSS key is not used). A malformed SPKI is an error; a key burrow does not verify
+/// with is `Ok(None)`, which fails only when used.
+pub(crate) fn read_signer_key(spki: &[u8]) -> DerResult<SignerKey> {
+    let info = match PublicKeyInfo::parse(spki) {
+        Ok(info) => info,
+        Err(CryptoError::UnsupportedAlgorithm) => return Ok(None),
+        Err(_) => return Err(DerError::Invalid("malformed SubjectPublicKeyInfo")),
+    };
+    let kind = info.kind();
+    if let KeyKind::Rsa {
+        modulus_bits,
+        pss_only,
+    } = kind
+    {
+        let exponent_ok = info
+            .rsa_public_exponent()
+            .is_some_and(|e| e.last().is_some_and(|b| b & 1 == 1) && e != [1]);
+        let size_ok = modulus_bits % 8 == 0 && (2048..=8192).contains(&modulus_bits);
+        if pss_only || !exponent_ok || !size_ok {
+            return Ok(None);
         }
-        Ok(kt)
-    })
-}
-
-/// RSAPublicKey with a modulus of 2048..=8192 bits, a whole number of bytes (CABF), and an odd
-/// exponent > 1.
-fn rsa_key_acceptable(key: &[u8]) -> bool {
-    let parsed = Reader::new(key).exactly(|r| {
-        r.nested(tag::SEQUENCE, |k| {
-            let n = k.read_unsigned_integer()?;
-            let e = k.read_unsigned_integer()?;
-            Ok((n, e))
-        })
-    });
-    let Ok((n, e)) = parsed else { return false };
-    let Some(first) = n.first() else { return false };
-    let whole_bytes = first & 0x80 != 0;
-    let bits = n.len().saturating_mul(8);
-    let e_ok = e.last().is_some_and(|b| b & 1 == 1) && e != [1];
-    whole_bytes && (2048..=8192).contains(&bits) && e_ok
+    }
+    Ok(Some(kind))
 }
 
 #[cfg(test)]
@@ -335,9 +271,9 @@ mod tests {
     #[test]
     fn pss_parameters_must_be_the_one_supported_shape() {
         for (h, want, salt) in [
-            (oids::SHA256, SigAlg::RsaPssSha256, 32),
-            (oids::SHA384, SigAlg::RsaPssSha384, 48),
-            (oids::SHA512, SigAlg::RsaPssSha512, 64),
+            (oids::SHA256, Some(X509Signature::RsaPssSha256), 32),
+            (oids::SHA384, Some(X509Signature::RsaPssSha384), 48),
+            (oids::SHA512, Some(X509Signature::RsaPssSha512), 64),
         ] {
             for null in [true, false] {
                 let ha = hash_alg(h, null);
@@ -356,7 +292,7 @@ mod tests {
                     pss(Some(&ha), Some(&m), Some(salt), Some(2)),
                     pss(Some(&ha), Some(&m), None, None),
                 ] {
-                    assert_eq!(sig_alg(&other), Ok(SigAlg::Unsupported));
+                    assert_eq!(sig_alg(&other), Ok(None));
                 }
             }
         }
@@ -382,7 +318,7 @@ mod tests {
             ),
         ];
         for alg in unsupported {
-            assert_eq!(sig_alg(&alg), Ok(SigAlg::Unsupported), "{alg:02x?}");
+            assert_eq!(sig_alg(&alg), Ok(None), "{alg:02x?}");
         }
         // Malformed: a hash AlgorithmIdentifier whose NULL has contents, a non-NULL parameter.
         let bad_null = seq(&[&oid(oids::SHA256), &[0x05, 0x01, 0x00]]);
@@ -406,8 +342,11 @@ mod tests {
     fn algorithm_parameters() {
         // PKCS#1: NULL or absent; anything else is malformed.
         let rsa = |params: &[u8]| seq(&[&oid(oids::SHA256_WITH_RSA), params]);
-        assert_eq!(sig_alg(&rsa(&[0x05, 0x00])), Ok(SigAlg::RsaPkcs1Sha256));
-        assert_eq!(sig_alg(&rsa(&[])), Ok(SigAlg::RsaPkcs1Sha256));
+        assert_eq!(
+            sig_alg(&rsa(&[0x05, 0x00])),
+            Ok(Some(X509Signature::RsaPkcs1Sha256))
+        );
+        assert_eq!(sig_alg(&rsa(&[])), Ok(Some(X509Signature::RsaPkcs1Sha256)));
         assert_eq!(
             sig_alg(&rsa(&[0x05, 0x01, 0x00])),
             Err(DerError::Invalid("bad NULL"))
@@ -430,66 +369,69 @@ mod tests {
         let dsa = [0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x03];
         assert_eq!(
             sig_alg(&seq(&[&oid(&dsa), &[0x05, 0x00], &[0x02, 0x01, 0x07]])),
-            Ok(SigAlg::Unsupported)
+            Ok(None)
         );
     }
 
     #[test]
     fn schemes_bind_to_matching_keys_only() {
         use SignatureAlgorithm as S;
+        use X509Signature as X;
+        let rsa = KeyKind::Rsa {
+            modulus_bits: 2048,
+            pss_only: false,
+        };
         let table = [
-            (SigAlg::EcdsaSha256, KeyType::EcP256, S::EcdsaP256Sha256),
-            (SigAlg::EcdsaSha384, KeyType::EcP256, S::EcdsaP256Sha384),
-            (SigAlg::EcdsaSha256, KeyType::EcP384, S::EcdsaP384Sha256),
-            (SigAlg::EcdsaSha384, KeyType::EcP384, S::EcdsaP384Sha384),
-            (SigAlg::EcdsaSha256, KeyType::EcP521, S::EcdsaP521Sha256),
-            (SigAlg::EcdsaSha384, KeyType::EcP521, S::EcdsaP521Sha384),
-            (SigAlg::EcdsaSha512, KeyType::EcP521, S::EcdsaP521Sha512),
-            (SigAlg::RsaPkcs1Sha256, KeyType::Rsa, S::RsaPkcs1Sha256),
-            (SigAlg::RsaPkcs1Sha384, KeyType::Rsa, S::RsaPkcs1Sha384),
-            (SigAlg::RsaPkcs1Sha512, KeyType::Rsa, S::RsaPkcs1Sha512),
-            (SigAlg::RsaPssSha256, KeyType::Rsa, S::RsaPssSha256),
-            (SigAlg::RsaPssSha384, KeyType::Rsa, S::RsaPssSha384),
-            (SigAlg::RsaPssSha512, KeyType::Rsa, S::RsaPssSha512),
-            (SigAlg::Ed25519, KeyType::Ed25519, S::Ed25519),
+            (X::EcdsaSha256, KeyKind::EcdsaP256, S::EcdsaP256Sha256),
+            (X::EcdsaSha384, KeyKind::EcdsaP256, S::EcdsaP256Sha384),
+            (X::EcdsaSha256, KeyKind::EcdsaP384, S::EcdsaP384Sha256),
+            (X::EcdsaSha384, KeyKind::EcdsaP384, S::EcdsaP384Sha384),
+            (X::EcdsaSha256, KeyKind::EcdsaP521, S::EcdsaP521Sha256),
+            (X::EcdsaSha384, KeyKind::EcdsaP521, S::EcdsaP521Sha384),
+            (X::EcdsaSha512, KeyKind::EcdsaP521, S::EcdsaP521Sha512),
+            (X::RsaPkcs1Sha256, rsa, S::RsaPkcs1Sha256),
+            (X::RsaPkcs1Sha384, rsa, S::RsaPkcs1Sha384),
+            (X::RsaPkcs1Sha512, rsa, S::RsaPkcs1Sha512),
+            (X::RsaPssSha256, rsa, S::RsaPssSha256),
+            (X::RsaPssSha384, rsa, S::RsaPssSha384),
+            (X::RsaPssSha512, rsa, S::RsaPssSha512),
+            (X::Ed25519, KeyKind::Ed25519, S::Ed25519),
         ];
         let algs = [
-            SigAlg::EcdsaSha256,
-            SigAlg::EcdsaSha384,
-            SigAlg::EcdsaSha512,
-            SigAlg::RsaPkcs1Sha256,
-            SigAlg::RsaPkcs1Sha384,
-            SigAlg::RsaPkcs1Sha512,
-            SigAlg::RsaPssSha256,
-            SigAlg::RsaPssSha384,
-            SigAlg::RsaPssSha512,
-            SigAlg::Ed25519,
-            SigAlg::Unsupported,
+            Some(X::EcdsaSha256),
+            Some(X::EcdsaSha384),
+            Some(X::EcdsaSha512),
+            Some(X::RsaPkcs1Sha256),
+            Some(X::RsaPkcs1Sha384),
+            Some(X::RsaPkcs1Sha512),
+            Some(X::RsaPssSha256),
+            Some(X::RsaPssSha384),
+            Some(X::RsaPssSha512),
+            Some(X::Ed25519),
+            None,
         ];
         let keys = [
-            KeyType::Rsa,
-            KeyType::EcP256,
-            KeyType::EcP384,
-            KeyType::EcP521,
-            KeyType::Ed25519,
-            KeyType::Unsupported,
+            Some(rsa),
+            Some(KeyKind::EcdsaP256),
+            Some(KeyKind::EcdsaP384),
+            Some(KeyKind::EcdsaP521),
+            Some(KeyKind::Ed25519),
+            None,
         ];
         for alg in algs {
             for key in keys {
                 let want = table
                     .iter()
-                    .find(|(a, k, _)| *a == alg && *k == key)
+                    .find(|(a, k, _)| Some(*a) == alg && Some(*k) == key)
                     .map(|(_, _, s)| *s)
                     .ok_or(Error::UnsupportedSignatureAlgorithm);
-                assert_eq!(alg.with_key(key), want, "{alg:?} with {key:?}");
+                assert_eq!(bind(alg, key), want, "{alg:?} with {key:?}");
             }
         }
     }
 
-    fn key_type(alg: &[u8], key: &[u8]) -> DerResult<KeyType> {
-        let spki = seq(&[alg, &bit_string(key)]);
-        let contents = Reader::new(&spki).read(tag::SEQUENCE)?;
-        read_spki_key_type(contents)
+    fn key_type(alg: &[u8], key: &[u8]) -> DerResult<SignerKey> {
+        read_signer_key(&seq(&[alg, &bit_string(key)]))
     }
 
     /// RSAPublicKey { modulus of `bytes` bytes, top bit `top`, exponent `e` }.
@@ -508,53 +450,70 @@ mod tests {
     fn key_types() {
         let ec = |curve: &[u8]| seq(&[&oid(oids::EC_PUBLIC_KEY), &oid(curve)]);
         let point = [4u8; 65];
-        assert_eq!(key_type(&ec(oids::PRIME256V1), &point), Ok(KeyType::EcP256));
-        assert_eq!(key_type(&ec(oids::SECP384R1), &point), Ok(KeyType::EcP384));
-        assert_eq!(key_type(&ec(oids::SECP521R1), &point), Ok(KeyType::EcP521));
+        assert_eq!(
+            key_type(&ec(oids::PRIME256V1), &point),
+            Ok(Some(KeyKind::EcdsaP256))
+        );
+        assert_eq!(
+            key_type(&ec(oids::SECP384R1), &point),
+            Ok(Some(KeyKind::EcdsaP384))
+        );
+        assert_eq!(
+            key_type(&ec(oids::SECP521R1), &point),
+            Ok(Some(KeyKind::EcdsaP521))
+        );
         // secp256k1: a curve we do not verify.
         assert_eq!(
             key_type(&ec(&[0x2b, 0x81, 0x04, 0x00, 0x0a]), &point),
-            Ok(KeyType::Unsupported)
+            Ok(None)
         );
         // Explicit curve parameters (a SEQUENCE instead of a named curve).
         let explicit = seq(&[&oid(oids::EC_PUBLIC_KEY), &seq(&[&[0x02, 0x01, 0x01]])]);
-        assert_eq!(key_type(&explicit, &point), Ok(KeyType::Unsupported));
+        assert_eq!(key_type(&explicit, &point), Ok(None));
         assert_eq!(
             key_type(&seq(&[&oid(oids::ED25519)]), &[1u8; 32]),
-            Ok(KeyType::Ed25519)
+            Ok(Some(KeyKind::Ed25519))
         );
         // DSA, with parameters: skipped.
         let dsa = seq(&[&oid(&[0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x01]), &seq(&[])]);
-        assert_eq!(
-            key_type(&dsa, &[0x02, 0x01, 0x05]),
-            Ok(KeyType::Unsupported)
-        );
+        assert_eq!(key_type(&dsa, &[0x02, 0x01, 0x05]), Ok(None));
 
         let rsa = seq(&[&oid(oids::RSA_ENCRYPTION), &[0x05, 0x00]]);
         let e = [0x01, 0x00, 0x01];
-        assert_eq!(key_type(&rsa, &rsa_public(256, 0xc1, &e)), Ok(KeyType::Rsa));
-        assert_eq!(
-            key_type(&rsa, &rsa_public(1024, 0x80, &e)),
-            Ok(KeyType::Rsa)
-        );
+        let rsa_bits = |modulus_bits| {
+            Ok(Some(KeyKind::Rsa {
+                modulus_bits,
+                pss_only: false,
+            }))
+        };
+        assert_eq!(key_type(&rsa, &rsa_public(256, 0xc1, &e)), rsa_bits(2048));
+        assert_eq!(key_type(&rsa, &rsa_public(1024, 0x80, &e)), rsa_bits(8192));
+        // An id-RSASSA-PSS key is not used (as webpki), whatever its size.
+        let pss = seq(&[&oid(oids::RSA_PSS)]);
+        assert_eq!(key_type(&pss, &rsa_public(256, 0xc1, &e)), Ok(None));
         for (what, key) in [
             ("1024 bits", rsa_public(128, 0xc1, &e)),
             ("8200 bits", rsa_public(1025, 0x80, &e)),
             ("2047 bits", rsa_public(256, 0x41, &e)),
             ("even exponent", rsa_public(256, 0xc1, &[0x01, 0x00, 0x00])),
             ("exponent 1", rsa_public(256, 0xc1, &[0x01])),
-            ("not an RSAPublicKey", vec![0x05, 0x00]),
         ] {
-            assert_eq!(key_type(&rsa, &key), Ok(KeyType::Unsupported), "{what}");
+            assert_eq!(key_type(&rsa, &key), Ok(None), "{what}");
         }
-        assert_eq!(
-            key_type(&seq(&[&oid(oids::RSA_ENCRYPTION), &[0x05, 0x01, 0x00]]), &e),
-            Err(DerError::Invalid("bad NULL"))
-        );
-        assert_eq!(
-            key_type(&seq(&[&oid(oids::RSA_ENCRYPTION)]), &e),
-            Err(DerError::UnexpectedTag)
-        );
+        // Malformed: the key is not an RSAPublicKey, the NULL has contents or is missing.
+        let malformed = Err(DerError::Invalid("malformed SubjectPublicKeyInfo"));
+        let key = rsa_public(256, 0xc1, &e);
+        for (what, alg, key) in [
+            ("not an RSAPublicKey", rsa.clone(), vec![0x05, 0x00]),
+            (
+                "NULL with contents",
+                seq(&[&oid(oids::RSA_ENCRYPTION), &[0x05, 0x01, 0x00]]),
+                key.clone(),
+            ),
+            ("no NULL", seq(&[&oid(oids::RSA_ENCRYPTION)]), key),
+        ] {
+            assert_eq!(key_type(&alg, &key), malformed, "{what}");
+        }
     }
 
     /// The blanket impls for references and boxes answer like the verifier they wrap.

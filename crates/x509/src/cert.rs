@@ -1,6 +1,6 @@
 //! Certificate parsing (RFC 5280 §4.1) into an owned, minimal structure.
 
-use crate::alg::{read_sig_alg, read_spki_key_type, KeyType, SigAlg};
+use crate::alg::{read_sig_alg, read_signer_key, SigAlg, SignerKey};
 use crate::ext::{parse_extensions, Extensions};
 use crate::time::{read_time, UnixTime};
 use crate::Error;
@@ -25,7 +25,7 @@ pub struct Certificate {
     pub(crate) not_before: UnixTime,
     pub(crate) not_after: UnixTime,
     pub(crate) spki: Vec<u8>,
-    pub(crate) key_type: KeyType,
+    pub(crate) key: SignerKey,
     pub(crate) ext: Extensions,
 }
 
@@ -162,7 +162,7 @@ fn parse_tbs(tbs: &[u8], outer_alg: &[u8], rules: Rules) -> DerResult<Certificat
         let subject = t.read_tlv(tag::SEQUENCE)?;
         check_name(subject.value)?;
         let spki = t.read_tlv(tag::SEQUENCE)?;
-        let key_type = read_spki_key_type(spki.value)?;
+        let key = read_signer_key(spki.raw)?;
         if t.peek_tag() == Some(tag::ctx_prim(1)) || t.peek_tag() == Some(tag::ctx_cons(1)) {
             if version < 1 {
                 return Err(DerError::Invalid("issuerUniqueID in a v1 certificate"));
@@ -187,7 +187,7 @@ fn parse_tbs(tbs: &[u8], outer_alg: &[u8], rules: Rules) -> DerResult<Certificat
         Ok(Certificate {
             der: Vec::new(),
             tbs: Vec::new(),
-            sig_alg: SigAlg::Unsupported,
+            sig_alg: None,
             signature: Vec::new(),
             version,
             serial,
@@ -198,7 +198,7 @@ fn parse_tbs(tbs: &[u8], outer_alg: &[u8], rules: Rules) -> DerResult<Certificat
             not_before,
             not_after,
             spki: spki.raw.to_vec(),
-            key_type,
+            key,
             ext,
         })
     })

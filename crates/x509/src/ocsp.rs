@@ -1,7 +1,9 @@
 //! Stapled OCSP responses (RFC 6960): strict parse, CertID match against the validated leaf
 //! and its issuer, signature by the issuer or a delegated responder, time window, status.
 
-use crate::alg::{read_sig_alg, SigAlg, SignatureFailure, SignatureRequest, SignatureVerifier};
+use crate::alg::{
+    bind, read_sig_alg, SigAlg, SignatureFailure, SignatureRequest, SignatureVerifier,
+};
 use crate::cert::Certificate;
 use crate::oid;
 use crate::time::{parse_generalized, UnixTime};
@@ -192,9 +194,8 @@ fn verify(
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), Error> {
-    let algorithm = alg
-        .with_key(signer.key_type)
-        .map_err(|_| Error::OcspInvalid("unsupported signature algorithm"))?;
+    let algorithm =
+        bind(alg, signer.key).map_err(|_| Error::OcspInvalid("unsupported signature algorithm"))?;
     let req = SignatureRequest {
         algorithm,
         spki: &signer.spki,

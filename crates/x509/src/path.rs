@@ -120,7 +120,7 @@ pub(crate) fn check_leaf(leaf: &Certificate, opts: &PathOptions<'_>) -> Result<(
             return Err(Error::KeyUsageForbidden);
         }
     }
-    if matches!(leaf.key_type, crate::alg::KeyType::Unsupported) {
+    if leaf.key.is_none() {
         return Err(Error::UnsupportedSignatureAlgorithm);
     }
     check_time(leaf, opts.now)
@@ -312,7 +312,7 @@ impl PathBuilder<'_> {
 
     fn check_signature(&mut self, child: &Certificate, issuer: &Certificate) -> Result<(), Error> {
         self.budget.spend_signature()?;
-        let algorithm = child.sig_alg.with_key(issuer.key_type)?;
+        let algorithm = crate::alg::bind(child.sig_alg, issuer.key)?;
         let req = SignatureRequest {
             algorithm,
             spki: &issuer.spki,

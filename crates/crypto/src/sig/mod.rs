@@ -13,7 +13,7 @@ use crate::CryptoError;
 
 pub use self::rsa::{MAX_RSA_BITS, MIN_RSA_BITS};
 pub use self::signing::SigningKey;
-pub use self::spki::{tls13_algorithm, KeyKind, PublicKeyInfo};
+pub use self::spki::{tls13_algorithm, KeyKind, PublicKeyInfo, X509Signature};
 
 /// The signature algorithms TLS 1.2/1.3 certificate and handshake verification needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,7 +8,7 @@
 use burrow_der::{tag, Reader};
 use zeroize::Zeroizing;
 
-use super::spki::{PublicKey, PublicKeyInfo};
+use super::spki::{read_algorithm, PublicKey, PublicKeyInfo};
 use super::VerifyAlgorithm;
 use crate::hash::{digest, HashAlgorithm};
 use crate::CryptoError;
@@ -65,15 +65,7 @@ impl SigningKey {
                     if s.read_small_uint()? > 1 {
                         return Err(burrow_der::Error::IntegerTooLarge);
                     }
-                    let (oid, params) = s.nested(tag::SEQUENCE, |a| {
-                        let oid = a.read(tag::OID)?;
-                        let params = if a.is_empty() {
-                            None
-                        } else {
-                            Some(a.read_any()?)
-                        };
-                        Ok((oid, params))
-                    })?;
+                    let (oid, params) = read_algorithm(s)?;
                     let key = s.read(tag::OCTET_STRING)?;
                     // attributes [0] and publicKey [1] are not needed: skip whatever follows.
                     while !s.is_empty() {

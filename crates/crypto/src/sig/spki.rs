@@ -63,6 +63,76 @@ pub enum KeyKind {
     Ed25519,
 }
 
+/// A signature algorithm as an X.509 AlgorithmIdentifier names it (the signatureAlgorithm of a
+/// certificate or an OCSP response; RFC 5758, 4055, 8410): family and hash, while the curve of
+/// an ECDSA signature comes from the signer's key. [`KeyKind::x509_algorithm`] binds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum X509Signature {
+    /// ecdsa-with-SHA256.
+    EcdsaSha256,
+    /// ecdsa-with-SHA384.
+    EcdsaSha384,
+    /// ecdsa-with-SHA512.
+    EcdsaSha512,
+    /// sha256WithRSAEncryption.
+    RsaPkcs1Sha256,
+    /// sha384WithRSAEncryption.
+    RsaPkcs1Sha384,
+    /// sha512WithRSAEncryption.
+    RsaPkcs1Sha512,
+    /// RSASSA-PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt.
+    RsaPssSha256,
+    /// RSASSA-PSS with SHA-384, MGF1-SHA-384 and a 48-byte salt.
+    RsaPssSha384,
+    /// RSASSA-PSS with SHA-512, MGF1-SHA-512 and a 64-byte salt.
+    RsaPssSha512,
+    /// id-Ed25519.
+    Ed25519,
+}
+
+impl KeyKind {
+    /// The algorithm a signature named `sig` means for a key of this kind: the ECDSA curve is
+    /// the key's; `None` when the key cannot sign with it (an RSA scheme on an EC key, PKCS#1
+    /// v1.5 on an id-RSASSA-PSS key, SHA-512 on a P-256 key, ...).
+    pub fn x509_algorithm(self, sig: X509Signature) -> Option<VerifyAlgorithm> {
+        use KeyKind as K;
+        use VerifyAlgorithm as V;
+        use X509Signature as S;
+        Some(match (sig, self) {
+            (S::EcdsaSha256, K::EcdsaP256) => V::EcdsaP256Sha256,
+            (S::EcdsaSha384, K::EcdsaP256) => V::EcdsaP256Sha384,
+            (S::EcdsaSha256, K::EcdsaP384) => V::EcdsaP384Sha256,
+            (S::EcdsaSha384, K::EcdsaP384) => V::EcdsaP384Sha384,
+            (S::EcdsaSha256, K::EcdsaP521) => V::EcdsaP521Sha256,
+            (S::EcdsaSha384, K::EcdsaP521) => V::EcdsaP521Sha384,
+            (S::EcdsaSha512, K::EcdsaP521) => V::EcdsaP521Sha512,
+            (
+                S::RsaPkcs1Sha256,
+                K::Rsa {
+                    pss_only: false, ..
+                },
+            ) => V::RsaPkcs1Sha256,
+            (
+                S::RsaPkcs1Sha384,
+                K::Rsa {
+                    pss_only: false, ..
+                },
+            ) => V::RsaPkcs1Sha384,
+            (
+                S::RsaPkcs1Sha512,
+                K::Rsa {
+                    pss_only: false, ..
+                },
+            ) => V::RsaPkcs1Sha512,
+            (S::RsaPssSha256, K::Rsa { .. }) => V::RsaPssSha256,
+            (S::RsaPssSha384, K::Rsa { .. }) => V::RsaPssSha384,
+            (S::RsaPssSha512, K::Rsa { .. }) => V::RsaPssSha512,
+            (S::Ed25519, K::Ed25519) => V::Ed25519,
+            _ => return None,
+        })
+    }
+}
+
 /// A SubjectPublicKeyInfo parsed once: its [`KeyKind`], the key it borrows, and the algorithm a
 /// TLS SignatureScheme means for it.
 #[derive(Debug, Clone, Copy)]
@@ -70,12 +140,26 @@ pub struct PublicKeyInfo<'a> {
     pub(super) key: PublicKey<'a>,
 }
 
-/// The AlgorithmIdentifier parameters are absent or NULL.
-fn absent_or_null(params: Option<burrow_der::Tlv<'_>>) -> bool {
-    match params {
-        None => true,
-        Some(p) => p.tag == tag::NULL && p.value.is_empty(),
-    }
+/// An AlgorithmIdentifier (RFC 5280 §4.1.1.2): the OID's contents and the parameters, if any
+/// (one element; their meaning is the algorithm's).
+pub(super) fn read_algorithm<'a>(
+    r: &mut Reader<'a>,
+) -> burrow_der::Result<(&'a [u8], Option<burrow_der::Tlv<'a>>)> {
+    r.nested(tag::SEQUENCE, |a| {
+        let oid = a.read(tag::OID)?;
+        let params = if a.is_empty() {
+            None
+        } else {
+            Some(a.read_any()?)
+        };
+        Ok((oid, params))
+    })
+}
+
+/// The AlgorithmIdentifier parameters are NULL (RFC 3279 §2.3.1: they MUST be, for
+/// rsaEncryption; webpki matches the exact bytes too).
+fn is_null(params: Option<burrow_der::Tlv<'_>>) -> bool {
+    params.is_some_and(|p| p.tag == tag::NULL && p.value.is_empty())
 }
 
 /// Bit length of a minimal big-endian magnitude.
@@ -96,15 +180,7 @@ impl<'a> PublicKeyInfo<'a> {
         let (oid, params, key) = Reader::new(der)
             .exactly(|r| {
                 r.nested(tag::SEQUENCE, |s| {
-                    let (oid, params) = s.nested(tag::SEQUENCE, |a| {
-                        let oid = a.read(tag::OID)?;
-                        let params = if a.is_empty() {
-                            None
-                        } else {
-                            Some(a.read_any()?)
-                        };
-                        Ok((oid, params))
-                    })?;
+                    let (oid, params) = read_algorithm(s)?;
                     Ok((oid, params, s.read_bit_string_bytes()?))
                 })
             })
@@ -113,7 +189,9 @@ impl<'a> PublicKeyInfo<'a> {
             ID_EC_PUBLIC_KEY => {
                 let p = params.ok_or(CryptoError::BadEncoding)?;
                 if p.tag != tag::OID {
-                    return Err(CryptoError::BadEncoding);
+                    // specifiedCurve or implicitCurve (RFC 3279 §2.3.5): well-formed, and
+                    // forbidden in PKIX (RFC 5480 §2.1.1), so unsupported rather than malformed.
+                    return Err(CryptoError::UnsupportedAlgorithm);
                 }
                 match p.value {
                     SECP256R1 => PublicKey::P256(key),
@@ -131,7 +209,7 @@ impl<'a> PublicKeyInfo<'a> {
                     if params.is_some() {
                         return Err(CryptoError::UnsupportedAlgorithm);
                     }
-                } else if !absent_or_null(params) {
+                } else if !is_null(params) {
                     return Err(CryptoError::BadEncoding);
                 }
                 let (modulus, exponent) = Reader::new(key)
@@ -179,27 +257,30 @@ impl<'a> PublicKeyInfo<'a> {
     /// (RFC 5246 §7.4.1.4.1). `None` when the scheme is not one burrow accepts in TLS 1.2
     /// (SHA-1, rsa_pss_pss_*) or the key cannot sign with it.
     pub fn tls12_algorithm(&self, scheme: u16) -> Option<VerifyAlgorithm> {
-        use VerifyAlgorithm as V;
-        Some(match (scheme, self.kind()) {
-            (scheme::ECDSA_SHA256, KeyKind::EcdsaP256) => V::EcdsaP256Sha256,
-            (scheme::ECDSA_SHA256, KeyKind::EcdsaP384) => V::EcdsaP384Sha256,
-            (scheme::ECDSA_SHA256, KeyKind::EcdsaP521) => V::EcdsaP521Sha256,
-            (scheme::ECDSA_SHA384, KeyKind::EcdsaP256) => V::EcdsaP256Sha384,
-            (scheme::ECDSA_SHA384, KeyKind::EcdsaP384) => V::EcdsaP384Sha384,
-            (scheme::ECDSA_SHA384, KeyKind::EcdsaP521) => V::EcdsaP521Sha384,
-            (scheme::ECDSA_SHA512, KeyKind::EcdsaP521) => V::EcdsaP521Sha512,
-            (scheme::ED25519, KeyKind::Ed25519) => V::Ed25519,
-            (s, KeyKind::Rsa { pss_only, .. }) => match (s, pss_only) {
-                (scheme::RSA_PKCS1_SHA256, false) => V::RsaPkcs1Sha256,
-                (scheme::RSA_PKCS1_SHA384, false) => V::RsaPkcs1Sha384,
-                (scheme::RSA_PKCS1_SHA512, false) => V::RsaPkcs1Sha512,
-                (scheme::RSA_PSS_RSAE_SHA256, _) => V::RsaPssSha256,
-                (scheme::RSA_PSS_RSAE_SHA384, _) => V::RsaPssSha384,
-                (scheme::RSA_PSS_RSAE_SHA512, _) => V::RsaPssSha512,
-                _ => return None,
-            },
+        use X509Signature as S;
+        let sig = match scheme {
+            scheme::ECDSA_SHA256 => S::EcdsaSha256,
+            scheme::ECDSA_SHA384 => S::EcdsaSha384,
+            scheme::ECDSA_SHA512 => S::EcdsaSha512,
+            scheme::ED25519 => S::Ed25519,
+            scheme::RSA_PKCS1_SHA256 => S::RsaPkcs1Sha256,
+            scheme::RSA_PKCS1_SHA384 => S::RsaPkcs1Sha384,
+            scheme::RSA_PKCS1_SHA512 => S::RsaPkcs1Sha512,
+            scheme::RSA_PSS_RSAE_SHA256 => S::RsaPssSha256,
+            scheme::RSA_PSS_RSAE_SHA384 => S::RsaPssSha384,
+            scheme::RSA_PSS_RSAE_SHA512 => S::RsaPssSha512,
             _ => return None,
-        })
+        };
+        self.kind().x509_algorithm(sig)
+    }
+
+    /// The public exponent of an RSA key (a minimal big-endian magnitude), `None` for other
+    /// kinds: for a caller's policy on exponents (the validator wants an odd one above 1).
+    pub fn rsa_public_exponent(&self) -> Option<&'a [u8]> {
+        match self.key {
+            PublicKey::Rsa { exponent, .. } => Some(exponent),
+            _ => None,
+        }
     }
 
     /// The algorithm a TLS 1.3 CertificateVerify signed with `scheme` means for this key
@@ -367,7 +448,7 @@ mod tests {
     fn kinds_and_modulus_bits() {
         let mut n = vec![0x01];
         n.extend([0u8; 256]);
-        let spki = rsa(RSA_ENCRYPTION, &[], &n);
+        let spki = rsa(RSA_ENCRYPTION, &null(), &n);
         let key = PublicKeyInfo::parse(&spki).unwrap();
         assert_eq!(
             key.kind(),
@@ -376,8 +457,13 @@ mod tests {
                 pss_only: false
             }
         );
-        // rsaEncryption parameters must be absent or NULL; id-RSASSA-PSS with parameters is
-        // refused (burrow does not evaluate them); an unknown curve is unsupported.
+        // rsaEncryption parameters must be NULL (absent is refused, as webpki does);
+        // id-RSASSA-PSS with parameters is refused (burrow does not evaluate them); an unknown
+        // curve is unsupported.
+        assert_eq!(
+            PublicKeyInfo::parse(&rsa(RSA_ENCRYPTION, &[], &n)).unwrap_err(),
+            CryptoError::BadEncoding
+        );
         assert_eq!(
             PublicKeyInfo::parse(&rsa(RSA_ENCRYPTION, &oid(&[1]), &n)).unwrap_err(),
             CryptoError::BadEncoding

@@ -98,12 +98,15 @@ pub(crate) fn flag(s: Setting) -> Option<&'static str> {
         Setting::AllowCloseWithoutCloseNotify => Some("--allow-no-close-notify"),
         Setting::RequireExtendedMasterSecret => Some("--require-ems"),
         // Built in, with no flag: the header and idle deadlines, proxy pins, requiring a
-        // staple, following https -> http. Without -L nothing is followed anyway.
+        // staple, following https -> http. Without -L nothing is followed anyway. The CLI
+        // offers no client certificate (yet).
         Setting::Deadline(Deadline::Headers | Deadline::Idle)
         | Setting::ProxyPins
         | Setting::Revocation
         | Setting::AllowHttpsToHttp
-        | Setting::RedirectManual => None,
+        | Setting::RedirectManual
+        | Setting::ClientCert
+        | Setting::ProxyClientCert => None,
     }
 }
 
