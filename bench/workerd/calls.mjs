@@ -27,6 +27,7 @@ export function query(m, n, ctx, extra = {}) {
   if (!m.http2) q.set("http2", "off");
   if (m.trust) q.set("trust", m.trust);
   if (m.sessionCache) q.set("sessionCache", m.sessionCache);
+  if (m.poolInlineBytes !== undefined) q.set("poolInlineBytes", String(m.poolInlineBytes));
   if (m.op === "fetch") {
     const file = ctx.sums.get(m.file);
     q.set("url", `https://localhost:${ctx.peers.ports[m.peer]}/${m.file}`);
@@ -42,6 +43,11 @@ export function query(m, n, ctx, extra = {}) {
     q.set("warm", `${ctx.origin}/conn`);
     q.set("prime", m.prime);
     q.set("gapMs", String(EVENT_GAP_MS));
+  }
+  if (m.op === "ws") {
+    q.set("url", `${m.deflate ? ctx.wsOrigin : ctx.wsPlainOrigin}/echo`);
+    q.set("kind", m.kind);
+    q.set("size", String(m.size));
   }
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return q;

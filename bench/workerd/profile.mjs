@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { execSync } from "node:child_process";
 import { call, loadPeers, measured, query, state } from "./calls.mjs";
 import { startOrigin } from "./origin.mjs";
+import { startWsEcho } from "./wsecho.mjs";
 import { breakdown, renderBreakdown } from "./phases.mjs";
 import { measurements, scenarios } from "./rows.mjs";
 import { snapshotModules, startWorkerd, workerdBinary } from "./workerd.mjs";
@@ -79,7 +80,8 @@ async function main() {
   if (!row) throw new Error(`no measurement ${opts.row} (bench/workerd/rows.mjs)`);
   const { peers, sums } = loadPeers();
   const origin = row.op === "events" ? await startOrigin(state) : null;
-  const ctx = { peers, sums, origin: origin ? `https://localhost:${origin.port}` : null };
+  const wsEcho = row.op === "ws" ? await startWsEcho(state) : null;
+  const ctx = { peers, sums, origin: origin ? `https://localhost:${origin.port}` : null, wsOrigin: wsEcho ? `wss://localhost:${wsEcho.port}` : null, wsPlainOrigin: wsEcho ? `wss://localhost:${wsEcho.plainPort}` : null };
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-profile-"));
   let session = null;
   let cdp = null;
@@ -143,6 +145,7 @@ async function main() {
     cdp?.close();
     if (session) await session.stop();
     await origin?.close();
+    await wsEcho?.close();
     fs.rmSync(runDir, { recursive: true, force: true });
   }
 }

@@ -19,6 +19,8 @@ export const scenarios = [
   { key: "warm-1m-gzip", label: "warm 1 MB gzip", per: "request", goal: "≤ 3.5 ms" },
   { key: "warm-4m-gzip", label: "warm 4 MB gzip", per: "request", goal: "≤ 10 ms" },
   { key: "warm-4m-bin", label: "warm 4 MB incompressible", per: "request", goal: "≤ 10 ms" },
+  { key: "ws-text-100", label: "WebSocket echo, 100-byte text message (warm socket, one at a time)", per: "message", goal: "—" },
+  { key: "ws-bin-16k", label: "WebSocket echo, 16 KiB binary message (warm socket, one at a time)", per: "message", goal: "—" },
   { key: "event", label: "per server-sent event (many small chunks)", per: "event", goal: "≤ 0.050 ms" },
   { key: "construct", label: "`new Client({ trust: \"system\" })` alone", per: "client", goal: "≤ 0.1 ms" },
 ];
@@ -36,14 +38,23 @@ const routes = {
   // A PooledClient per Worker request; the connection stays in the BurrowPool object.
   "CONNECT h2, pooled": { proxy: "HTTP_PROXY", http2: true, impl: "pooled" },
   "CONNECT h1, pooled": { proxy: "HTTP_PROXY", http2: false, impl: "pooled" },
+  // The same with every body streamed from the object (poolInlineBytes: 0), as before small
+  // bodies came back whole with the head.
+  "CONNECT h2, pooled, streamed": { proxy: "HTTP_PROXY", http2: true, impl: "pooled", poolInlineBytes: 0 },
   // The same job without the pool: a new client, so a new connection, per request.
   "CONNECT h2, new connection": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
+  // WebSockets (HTTP/1.1 Upgrade, wss:// to bench/workerd/wsecho.mjs): a server that agrees
+  // permessage-deflate (burrow offers it, as browsers do), or one without it.
+  "CONNECT, wss, deflate": { proxy: "HTTP_PROXY", http2: true, deflate: true },
+  "CONNECT, wss, no deflate": { proxy: "HTTP_PROXY", http2: true, deflate: false },
+  "direct, wss, deflate": { proxy: null, http2: true, deflate: true },
+  "direct, wss, no deflate": { proxy: null, http2: true, deflate: false },
 };
 const proxied = ["CONNECT h2", "CONNECT h1", "SOCKS5 h2"];
 export const PLATFORM = "platform fetch";
 
 function burrow(scenario, route, job) {
-  return { scenario, column: route, impl: "burrow", main: route === "CONNECT h2" || route === "direct h2" || route === "trust: system", ...routes[route], ...job };
+  return { scenario, column: route, impl: "burrow", main: route === "CONNECT h2" || route === "direct h2" || route === "CONNECT, wss, no deflate" || route === "trust: system", ...routes[route], ...job };
 }
 
 function platform(scenario, job) {
@@ -64,7 +75,7 @@ export function measurements() {
   // The pool: a new PooledClient per request (as a Worker makes one per request), the object
   // warm (prime "same"), against a new connection per request.
   for (const [key, file, n] of [["pooled-1k", "1k", 40], ["pooled-16k", "16k", 40]]) {
-    for (const route of ["CONNECT h2, pooled", "CONNECT h1, pooled"]) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 1, prime: "same", n, main: route === "CONNECT h2, pooled" }));
+    for (const route of ["CONNECT h2, pooled", "CONNECT h2, pooled, streamed", "CONNECT h1, pooled"]) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 1, prime: "same", n, main: route === "CONNECT h2, pooled" }));
     rows.push(burrow(key, "CONNECT h2, new connection", { op: "fetch", peer: "DEF", file, reuse: 1, prime: "none", n: 12, main: false }));
   }
   const warm = [
@@ -79,6 +90,14 @@ export function measurements() {
     // gzip=1: the platform asks for gzip as burrow's default profile does (it asks for none
     // by default), so both decode the same bytes on the wire.
     rows.push(platform(key, { op: "fetch", peer: "DEF", file, reuse: 0, prime: "same", n: nPlatform, gzip: true }));
+  }
+  // A warm WebSocket (opened in every call, the n = 0 call too, and one message echoed first):
+  // n messages, each sent when the previous echo has arrived.
+  for (const [key, kind, size, n] of [["ws-text-100", "text", 100, 100], ["ws-bin-16k", "binary", 16384, 40]]) {
+    for (const route of ["CONNECT, wss, deflate", "CONNECT, wss, no deflate", "direct, wss, deflate", "direct, wss, no deflate"]) rows.push(burrow(key, route, { op: "ws", kind, size, n }));
+    // The platform's offers no permessage-deflate (checked each run: the notes), so the server
+    // that would agree it changes nothing for it.
+    rows.push(platform(key, { op: "ws", kind, size, n, deflate: true, column: "platform WebSocket (direct, wss)" }));
   }
   for (const route of proxied) rows.push(burrow("event", route, { op: "events", prime: "same", n: 150 }));
   rows.push(platform("event", { op: "events", prime: "same", n: 150 }));

@@ -2,6 +2,7 @@
 // workerd; bench/RESULTS.md has the method and the latest table). Peers running.
 //
 //   node bench/workerd/run.mjs [--quick] [--sessions N] [--rounds N] [--only REGEX] [--save FILE]
+//                              [--json FILE]   (every sample, by measurement, for pooling runs)
 //
 // Method: the npm workerd binary runs bench/workerd/worker.mjs (bench/workerd/workerd.mjs);
 // each measurement (bench/workerd/rows.mjs) is one call of the bench Worker doing n units
@@ -24,13 +25,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { call, loadPeers, measured, query, state } from "./calls.mjs";
 import { startOrigin } from "./origin.mjs";
-import { PLATFORM, measurements, scenarios } from "./rows.mjs";
+import { startWsEcho } from "./wsecho.mjs";
+import { measurements, scenarios } from "./rows.mjs";
 import { snapshotModules, startWorkerd, workerdBinary } from "./workerd.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function parseArgs(argv) {
-  const o = { quick: false, sessions: 3, rounds: 5, only: null, save: null };
+  const o = { quick: false, sessions: 3, rounds: 5, only: null, save: null, json: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -42,6 +44,7 @@ function parseArgs(argv) {
     else if (a === "--rounds") o.rounds = Number(value());
     else if (a === "--only") o.only = new RegExp(value());
     else if (a === "--save") o.save = value();
+    else if (a === "--json") o.json = value();
     else throw new Error(`unknown argument ${a} (see the top of bench/workerd/run.mjs)`);
   }
   if (o.quick) {
@@ -104,6 +107,16 @@ async function checkSession(session, rows, ctx) {
       }
       const tls = body.tls ? `, ${body.tls.version} ${body.tls.cipher} ${body.tls.group ?? ""}`.trimEnd() + (body.tls.resumed ? ", resumed" : "") : "";
       notes.set(m.id, `${body.encoding ?? "identity"} on the wire${body.httpVersion ? `, ${body.httpVersion}` : ""}${tls}${counted}`);
+    } else if (m.op === "ws") {
+      const body = await call(session, query(m, 5, ctx, { check: "full" }));
+      let counted = "";
+      if (m.impl === "burrow") {
+        const k = 10;
+        const [c0, c1] = [await call(session, query(m, 0, ctx, { census: "1" })), await call(session, query(m, k, ctx, { census: "1" }))];
+        const per = (f) => ((f(c1.census ?? {}) ?? 0) - (f(c0.census ?? {}) ?? 0)) / k;
+        counted = `; per message ${fmt(per((c) => c.writes))} socket writes, ${fmt(per((c) => c.reads))} reads`;
+      }
+      notes.set(m.id, `echoes checked byte for byte (5 per session); extensions: ${body.extensions || "none"}${counted}`);
     } else if (m.op === "events") {
       const q = query(m, 20, ctx, { op: "eventsCheck", ack: ctx.origin });
       const body = await call(session, q);
@@ -159,7 +172,7 @@ function tables(rows, results, notes, ctx) {
   for (const m of rows) {
     const r = results.get(m.id);
     const s = scenarios.find((x) => x.key === m.scenario);
-    const how = m.impl === "platform" ? PLATFORM : `burrow, ${m.column}`;
+    const how = m.impl === "platform" ? m.column : `burrow, ${m.column}`;
     const parts = [];
     if (m.op === "events" && r) parts.push(`${fmt(r.chunksPerUnit)} chunks per event`);
     if (notes.has(m.id)) parts.push(notes.get(m.id));
@@ -180,7 +193,8 @@ async function main() {
   const { peers, sums } = loadPeers();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "burrow-bench-workerd-"));
   const origin = await startOrigin(state);
-  const ctx = { peers, sums, origin: `https://localhost:${origin.port}`, pooling: "", commit: commitNow(), started: new Date().toISOString().slice(0, 16).replace("T", " ") };
+  const wsEcho = rows.some((m) => m.op === "ws") ? await startWsEcho(state) : null;
+  const ctx = { peers, sums, origin: `https://localhost:${origin.port}`, wsOrigin: wsEcho ? `wss://localhost:${wsEcho.port}` : null, wsPlainOrigin: wsEcho ? `wss://localhost:${wsEcho.plainPort}` : null, pooling: "", commit: commitNow(), started: new Date().toISOString().slice(0, 16).replace("T", " ") };
   const samples = new Map(rows.map((m) => [m.id, { values: [], sessions: [], chunks: [], retries: 0, lost: 0 }]));
   const notes = new Map();
   const load = [];
@@ -220,6 +234,7 @@ async function main() {
   } finally {
     if (session) await session.stop();
     await origin.close();
+    await wsEcho?.close();
     fs.rmSync(runDir, { recursive: true, force: true });
   }
   const results = new Map();
@@ -236,6 +251,10 @@ async function main() {
     "",
   ].join("\n");
   process.stdout.write(text);
+  if (opts.json) {
+    const raw = { commit: ctx.commit, started: ctx.started, load, samples: Object.fromEntries([...samples].map(([id, e]) => [id, e.values])) };
+    fs.writeFileSync(opts.json, JSON.stringify(raw));
+  }
   if (opts.save) {
     fs.writeFileSync(opts.save, text);
     process.stderr.write(`saved to ${opts.save}\n`);

@@ -10,7 +10,8 @@
 //       SHA-256 too. The platform's fetch goes direct (it cannot use a proxy) and asks for
 //       gzip only when gzip=1 (burrow's default profile always asks). impl=pooled: a
 //       PooledClient per "client" (burrow-worker/pool), its connections in the BurrowPool
-//       Durable Object (whose CPU is workerd's too, so it is counted).
+//       Durable Object (whose CPU is workerd's too, so it is counted); poolInlineBytes=B its
+//       option of that name (0: every body streams from the object).
 //       census=1 (burrow): counts the socket operations and WebCrypto calls of the n (the
 //       profile's report; it wraps the sockets, so it is never on a measured call)
 //   GET /run?op=construct&n=N&trust=ca|system    n × (new Client, close), no request
@@ -20,6 +21,12 @@
 //       arrives (the origin writes the next only then) and timestamping it
 //   GET /run?op=conn&url=URL                     the platform's fetch of the origin's /conn
 //       twice: whether it pooled the connection
+//   GET /run?impl=burrow|platform&op=ws&url=WSS_URL&n=N&kind=text|binary&size=S&proxy=URL
+//       one WebSocket to the echo origin (bench/workerd/wsecho.mjs): opened, one message echoed
+//       (the warm-up, in every call), then n messages of S bytes, each sent once the previous
+//       echo has arrived, then closed (waiting for the close). Each echo's size is checked;
+//       with check=full its bytes too. burrow: `client.websocket`; the platform: `fetch` with
+//       `Upgrade: websocket` and `resp.webSocket.accept()` (direct: it cannot use a proxy).
 //
 // Answers JSON: { ok, requests, bytes, chunks, ... } or { ok: false, error }.
 
@@ -147,7 +154,8 @@ function makeClient(p, env, tally) {
   if (impl === "platform") return null;
   if (impl === "pooled") {
     const { connect: _connect, ...options } = burrowOptions(p, env);
-    return new PooledClient({ ...options, pool: env.BURROW_POOL });
+    const inline = p.get("poolInlineBytes");
+    return new PooledClient({ ...options, pool: env.BURROW_POOL, ...(inline === null ? {} : { poolInlineBytes: Number(inline) }) });
   }
   return new Client(burrowOptions(p, env, tally));
 }
@@ -293,7 +301,106 @@ async function runConn(p) {
   return { ok: true, conns };
 }
 
-const ops = { conn: runConn, fetch: runFetch, construct: runConstruct, events: runEvents, eventsCheck: runEventsCheck };
+/** The message of a WebSocket row: text of `size` ASCII characters (JSON-like, as an API
+ * sends), or `size` bytes that deflate cannot shrink (a xorshift stream). */
+function wsMessage(kind, size) {
+  if (kind === "text") {
+    let t = "";
+    for (let i = 0; t.length < size; i++) t += `{"seq":${i},"op":"tick","v":${(i * 7919) % 10007}}`;
+    return t.slice(0, size);
+  }
+  const b = new Uint8Array(size);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    b[i] = x & 0xff;
+  }
+  return b;
+}
+
+/** One WebSocket: open, a warm-up echo, n echoes one at a time, close. */
+async function runWs(p, env, tally = null) {
+  const n = Number(p.get("n"));
+  const kind = p.get("kind");
+  const msg = wsMessage(kind, Number(p.get("size")));
+  const full = p.get("check") === "full";
+  const platform = p.get("impl") === "platform";
+  const client = platform ? null : new Client(burrowOptions(p, env, tally));
+  try {
+    let ws;
+    let agreed = null;
+    if (platform) {
+      const resp = await fetch(p.get("url").replace(/^ws/, "http"), { headers: { Upgrade: "websocket" } });
+      ws = resp.webSocket;
+      if (!ws) throw new Error(`no WebSocket from the platform's fetch: status ${resp.status}`);
+      agreed = resp.headers.get("sec-websocket-extensions");
+      // (This compatibility date's default binaryType is "blob".)
+      ws.binaryType = "arraybuffer";
+      ws.accept();
+    } else {
+      ws = await client.websocket(p.get("url"));
+    }
+    // Echoes as they come; `next()` is the next one.
+    const arrived = [];
+    let waiting = null;
+    let failed = null;
+    const closed = new Promise((resolve) => ws.addEventListener("close", (ev) => resolve({ code: ev.code, wasClean: ev.wasClean })));
+    ws.addEventListener("message", (ev) => {
+      if (waiting) {
+        const w = waiting;
+        waiting = null;
+        w.resolve(ev.data);
+      } else arrived.push(ev.data);
+    });
+    const fail = (e) => {
+      failed ??= e;
+      if (waiting) waiting.reject(e);
+    };
+    ws.addEventListener("error", (ev) => fail(ev.error ?? new Error("WebSocket error")));
+    closed.then((c) => fail(new Error(`closed early: ${c.code}`)));
+    const next = () => {
+      if (arrived.length > 0) return Promise.resolve(arrived.shift());
+      if (failed) return Promise.reject(failed);
+      return new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+      });
+    };
+    const same = (got) => {
+      if (kind === "text") return typeof got === "string" && (full ? got === msg : got.length === msg.length);
+      if (!(got instanceof ArrayBuffer) || got.byteLength !== msg.byteLength) return false;
+      if (!full) return true;
+      const v = new Uint8Array(got);
+      for (let i = 0; i < v.length; i++) if (v[i] !== msg[i]) return false;
+      return true;
+    };
+    let bytes = 0;
+    for (let i = 0; i <= n; i++) {
+      ws.send(msg);
+      const got = await next();
+      if (!same(got)) throw new Error(`echo ${i} differs from what was sent (${typeof got} ${got?.constructor?.name}, ${got?.byteLength ?? got?.length}, ${p.get("impl")} ${kind})`);
+      if (i > 0) bytes += kind === "text" ? got.length : got.byteLength;
+    }
+    const extensions = agreed ?? ws.extensions;
+    failed = new Error("closing");
+    ws.close(1000, "done");
+    const c = await closed;
+    if (c.code !== 1000) throw new Error(`closed with ${c.code}, not 1000`);
+    return { ok: true, messages: n, bytes, extensions, close: c };
+  } finally {
+    client?.close();
+  }
+}
+
+async function runWsCounted(p, env) {
+  if (p.get("census") !== "1" || p.get("impl") === "platform") return runWs(p, env);
+  const tally = { sockets: 0, reads: 0, writes: 0, writeBytes: 0, firstSocketWrites: [], webcrypto: {} };
+  const out = await runWs(p, env, tally);
+  return { ...out, census: tally };
+}
+
+const ops = { ws: runWsCounted, conn: runConn, fetch: runFetch, construct: runConstruct, events: runEvents, eventsCheck: runEventsCheck };
 
 export default {
   async fetch(request, env) {

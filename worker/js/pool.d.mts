@@ -17,6 +17,11 @@ export interface PooledClientOptions extends Omit<ClientOptions, "connect"> {
   /** The object closes its connections after this long without a new request (default
    * 60 000 ms); a body still streaming keeps its connection until done. */
   poolIdleMs?: number;
+  /** A response body of at most this many bytes that the object already holds whole when the
+   * head is ready is sent back with the head, as bytes, instead of as a stream (default
+   * 65 536; 0: always stream). The `Response` is the same either way; a body still arriving
+   * streams. */
+  poolInlineBytes?: number;
 }
 
 /** A response from the pool: `burrow` says what the object's client negotiated. */
