@@ -829,7 +829,9 @@ impl ExpectFinished {
         let suite = self.hello.suite;
         let th = self.transcript.hash();
         let want = keys::verify_data(suite, &self.master, b"server finished", th.as_ref())?;
-        if !keys::ct_eq(&want, m.body) {
+        let good =
+            crate::fuzz_mode::server_finished(m.body).unwrap_or_else(|| keys::ct_eq(&want, m.body));
+        if !good {
             return Err(Error::BadFinished);
         }
         let (group, alpn, resumed) = match self.kind {
