@@ -1,5 +1,15 @@
 //! Fuzzing entry points (not a stable API).
 
+mod connection;
+mod seeds;
+
+pub use crate::fuzz_mode::FINISHED_BYTE;
+pub use connection::{
+    client, connection, entropy, profiles, Family, Outcome, MAX_LIVE_HEAP, NOW_MS, NULL_TAG,
+    REQUEST, SERVER_NAME,
+};
+pub use seeds::{p256_certificate, seeds12, seeds13, Rfc8448, Seed};
+
 use crate::{Config, Connection, Entropy, Event, Profile};
 
 /// Parses `data` as every kind of server handshake message body; must never panic.
