@@ -1,6 +1,7 @@
 //! Fuzzing entry points (not a stable API).
 
 mod connection;
+mod pki;
 mod seeds;
 
 pub use crate::fuzz_mode::FINISHED_BYTE;
@@ -8,7 +9,8 @@ pub use connection::{
     client, connection, entropy, profiles, Family, Outcome, MAX_LIVE_HEAP, NOW_MS, NULL_TAG,
     REQUEST, SERVER_NAME,
 };
-pub use seeds::{p256_certificate, seeds12, seeds13, Rfc8448, Seed};
+pub use pki::p256_certificate;
+pub use seeds::{seeds12, seeds13, Rfc8448, Seed};
 
 use crate::{Config, Connection, Entropy, Event, Profile};
 

@@ -7,7 +7,7 @@
 //! signature checks go out as [`Event::NeedVerify`] ([`SignatureCheck::Caller`]) and are
 //! answered valid. The randomness is a fixed pool. What is left between the fuzzer and the
 //! states after the server's Finished is the Finished MAC, which fuzzer mode
-//! (`--cfg fuzzing`, `src/fuzz_mode.rs`) replaces by [`FINISHED_BYTE`](super::FINISHED_BYTE)
+//! (`--cfg fuzzing`, `src/fuzz_mode.rs`) replaces by `FINISHED_BYTE`
 //! repeated. Outside fuzzer mode the same driver runs with the real Finished check.
 //!
 //! Input: `[flags, split, segment*]`, each segment `u16 length || bytes` (a short last one takes
@@ -99,7 +99,7 @@ pub fn client(family: Family, flags: u8) -> Result<Connection, Error> {
     config.key_log = flags & 0x80 != 0;
     if flags & 4 != 0 {
         config.client_certificate = Some(ClientCertificate {
-            chain: vec![super::seeds::p256_certificate()],
+            chain: vec![super::pki::p256_certificate()],
         });
     }
     Connection::new(config, entropy, NOW_MS)
