@@ -6,8 +6,8 @@ mod seeds;
 
 pub use crate::fuzz_mode::FINISHED_BYTE;
 pub use connection::{
-    client, connection, entropy, profiles, Family, Outcome, MAX_LIVE_HEAP, NOW_MS, NULL_TAG,
-    REQUEST, SERVER_NAME,
+    client, client_resuming, connection, entropy, profiles, Family, Outcome, MAX_CONNECTIONS,
+    MAX_LIVE_HEAP, NOW_MS, NULL_TAG, REQUEST, SERVER_NAME,
 };
 pub use pki::p256_certificate;
 pub use seeds::{seeds12, seeds13, Rfc8448, Seed};

@@ -62,7 +62,7 @@ fn all() -> Vec<(&'static str, Family, Vec<Seed>)> {
         (
             "tls12_connection",
             Family::Tls12,
-            fuzz::seeds12(rsa.as_deref()),
+            fuzz::seeds12(rsa.as_deref()).unwrap(),
         ),
     ]
 }

@@ -16,10 +16,13 @@
 //! requesting the server's with bit 5), our close_notify at the end (bit 6) and the key log
 //! (bit 7). `split & 0x7f` is the size of the pieces each segment is fed in (0: whole), and
 //! bit 7 of `split` feeds through `recv_buf`/`commit` instead of `feed`. After each segment
-//! every event is answered until the connection needs data.
+//! every event is answered until the connection needs data. An empty segment starts a new
+//! connection (at most [`MAX_CONNECTIONS`] in all), offering the last ticket received, so
+//! PSK resumption (TLS 1.3) and the abbreviated handshake (TLS 1.2) are reached too.
 
 use crate::{
     Answer, ClientCertificate, Config, Connection, Entropy, Error, Event, Profile, SignatureCheck,
+    Ticket,
 };
 
 /// The null cipher's tag: sealed records carry it, opened records must.
@@ -41,6 +44,10 @@ pub const REQUEST: &[u8] = b"GET / HTTP/1.1\r\nhost: example.com\r\n\r\n";
 /// (under 10 KiB) — total under 1 MiB; 16 MiB leaves room for the allocator's rounding and the
 /// harness, and still catches anything that grows with the input.
 pub const MAX_LIVE_HEAP: usize = 16 << 20;
+
+/// Connections one input may open: each costs a key generation, so the count is bounded
+/// rather than proportional to the input.
+pub const MAX_CONNECTIONS: u32 = 4;
 
 /// The signature the driver answers a [`Event::NeedSign`] with.
 const CLIENT_SIGNATURE: [u8; 64] = [0x5C; 64];
@@ -84,6 +91,15 @@ pub fn entropy(profile: &Profile) -> Result<Entropy, Error> {
 
 /// The client the driver runs for `flags`, before any server byte (its ClientHello queued).
 pub fn client(family: Family, flags: u8) -> Result<Connection, Error> {
+    client_resuming(family, flags, None)
+}
+
+/// [`client`], offering `ticket` for resumption.
+pub fn client_resuming(
+    family: Family,
+    flags: u8,
+    ticket: Option<Ticket>,
+) -> Result<Connection, Error> {
     let [a, b, c, d] = profiles(family);
     let (profile, require_ems) = match flags & 3 {
         0 => a,
@@ -97,6 +113,7 @@ pub fn client(family: Family, flags: u8) -> Result<Connection, Error> {
     config.aead_offload = true;
     config.require_extended_master_secret = require_ems;
     config.key_log = flags & 0x80 != 0;
+    config.resumption = ticket;
     if flags & 4 != 0 {
         config.client_certificate = Some(ClientCertificate {
             chain: vec![super::pki::p256_certificate()],
@@ -112,8 +129,12 @@ pub struct Outcome {
     pub verify_requests: u32,
     /// [`Event::NeedSign`] requests answered.
     pub sign_requests: u32,
-    /// The handshake finished.
+    /// Connections opened.
+    pub connections: u32,
+    /// A handshake finished.
     pub handshake_done: bool,
+    /// A handshake finished by resumption.
+    pub resumed: bool,
     /// Bytes of application data received.
     pub app_bytes: usize,
     /// Tickets received.
@@ -128,10 +149,12 @@ impl core::fmt::Display for Outcome {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,
-            "verify={} sign={} handshake_done={} app_bytes={} tickets={} peer_closed={} error={}",
+            "connections={} verify={} sign={} handshake_done={} resumed={} app_bytes={} tickets={} peer_closed={} error={}",
+            self.connections,
             self.verify_requests,
             self.sign_requests,
             self.handshake_done,
+            self.resumed,
             self.app_bytes,
             self.tickets,
             self.peer_closed,
@@ -149,21 +172,27 @@ pub fn connection(data: &[u8], family: Family) -> Outcome {
         flags,
         outcome: Outcome::default(),
         sent: 0,
+        ticket: None,
     };
-    let mut c = match client(family, flags) {
-        Ok(c) => c,
-        Err(e) => {
-            d.outcome.error = Some(e);
-            return d.outcome;
-        }
+    let Some(mut c) = d.open(family) else {
+        return d.outcome;
     };
-    d.sent = c.take_transmit().len();
     // Every poll either returns an event that is answered, or NeedData; the bound is
     // generous (events per input byte) and only a connection that loops trips it.
     let budget = data.len().saturating_mul(8).saturating_add(256);
     while !rest.is_empty() && d.outcome.error.is_none() {
         let (segment, tail) = next_segment(rest);
         rest = tail;
+        if segment.is_empty() {
+            if d.outcome.connections < MAX_CONNECTIONS {
+                d.flush_after_error(&mut c);
+                match d.open(family) {
+                    Some(next) => c = next,
+                    None => break,
+                }
+            }
+            continue;
+        }
         let piece = usize::from(split & 0x7f);
         let piece = if piece == 0 {
             segment.len().max(1)
@@ -223,9 +252,26 @@ struct Driver {
     outcome: Outcome,
     /// Bytes the client wrote (taken and dropped).
     sent: usize,
+    /// The last ticket received, offered by the next connection.
+    ticket: Option<Ticket>,
 }
 
 impl Driver {
+    /// A new connection offering the last ticket; `None` (the error noted) if it cannot start.
+    fn open(&mut self, family: Family) -> Option<Connection> {
+        self.outcome.connections = self.outcome.connections.saturating_add(1);
+        match client_resuming(family, self.flags, self.ticket.take()) {
+            Ok(mut c) => {
+                self.sent = self.sent.saturating_add(c.take_transmit().len());
+                Some(c)
+            }
+            Err(e) => {
+                self.outcome.error = Some(e);
+                None
+            }
+        }
+    }
+
     /// Answers every event until the connection needs data or fails.
     fn pump(&mut self, c: &mut Connection, budget: usize) {
         for _ in 0..budget {
@@ -269,8 +315,9 @@ impl Driver {
                 let sig = (self.flags & 8 == 0).then(|| CLIENT_SIGNATURE.to_vec());
                 c.complete_sign(sig)?;
             }
-            Event::HandshakeDone(_) => {
+            Event::HandshakeDone(summary) => {
                 self.outcome.handshake_done = true;
+                self.outcome.resumed |= summary.resumed;
                 c.send(REQUEST)?;
                 if self.flags & 0x10 != 0 {
                     // Misuse is TLS 1.2's answer (no KeyUpdate there): not a failure.
@@ -287,8 +334,9 @@ impl Driver {
                 // Answer like an HTTP client that pipelines: more data after each response.
                 c.send(REQUEST)?;
             }
-            Event::NewSessionTicket(_) => {
+            Event::NewSessionTicket(t) => {
                 self.outcome.tickets = self.outcome.tickets.saturating_add(1);
+                self.ticket = Some(t);
             }
             Event::PeerClosed => self.outcome.peer_closed = true,
             Event::TrafficKey(_) => {}

@@ -11,7 +11,8 @@ use crate::Error;
 use burrow_crypto::kx::{Group, KeyShare};
 
 /// One seed: its file name (`<expect>.<what>`, `expect` being `app` for "reaches application
-/// data" or the error code it must end with in fuzzer mode) and its bytes.
+/// data", `resumed` for "and a handshake resumed", or the error code it must end with in
+/// fuzzer mode) and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seed {
     /// The file name.
@@ -180,9 +181,18 @@ impl Srv13 {
 
     /// ServerHello for `group`, then (in compatibility mode) a change_cipher_spec.
     fn server_hello(&self, group: Group) -> Vec<u8> {
+        self.server_hello_psk(group, false)
+    }
+
+    /// [`server_hello`](Self::server_hello), selecting our first PSK identity when `psk`.
+    fn server_hello_psk(&self, group: Group, psk: bool) -> Vec<u8> {
         let mut ks = group.codepoint().to_be_bytes().to_vec();
         ks.extend(v16(&share(group)));
-        let mut r = self.hello(&[0x53; 32], &[ext(43, &[3, 4]), ext(51, &ks)]);
+        let mut exts = vec![ext(43, &[3, 4]), ext(51, &ks)];
+        if psk {
+            exts.push(ext(41, &[0, 0]));
+        }
+        let mut r = self.hello(&[0x53; 32], &exts);
         if !self.sid.is_empty() {
             r.extend(plain_record(20, &[1]));
         }
@@ -308,6 +318,19 @@ fn tls13(rfc8448: Option<&Rfc8448>) -> Result<Vec<Seed>, Error> {
     segs.extend(Srv13::traffic());
     out.push(seed("app.hello-retry-p256", input(0, 0, &segs)));
 
+    // A ticket, then a second connection offering it: PSK with (EC)DHE, no certificate.
+    let mut segs = vec![s.server_hello(Group::X25519), s.flight(false)];
+    segs.extend(Srv13::traffic());
+    segs.push(Vec::new());
+    segs.push(s.server_hello_psk(Group::X25519, true));
+    segs.push(null13(
+        22,
+        &[s.encrypted_extensions(), Srv13::finished()].concat(),
+    ));
+    segs.push(null13(23, RESPONSE));
+    segs.push(null13(21, &[1, 0]));
+    out.push(seed("resumed.psk-dhe", input(0, 0, &segs)));
+
     let mut segs = vec![s.server_hello(Group::X25519), s.flight(false)];
     segs.push(null13(21, &[2, 40]));
     out.push(seed("TLS_ALERT.fatal-after-handshake", input(0, 0, &segs)));
@@ -356,7 +379,8 @@ impl Srv12 {
         self.suite != 0xcca9 && self.suite != 0xcca8
     }
 
-    fn first_flight(&self, cert: &[u8], scheme: u16, cert_request: bool) -> Vec<u8> {
+    /// A ServerHello with session id `sid` (a new one, or ours echoed to resume).
+    fn server_hello(&self, sid: &[u8]) -> Vec<u8> {
         let mut exts = vec![ext(0xff01, &[0]), ext(23, &[]), ext(11, &[1, 0])];
         if self.ticket {
             exts.push(ext(35, &[]));
@@ -364,11 +388,28 @@ impl Srv12 {
         exts.push(ext(16, &v16(&v8(self.alpn))));
         let mut sh = vec![3, 3];
         sh.extend_from_slice(&[0x54; 32]);
-        sh.extend(v8(&[0x55; 32]));
+        sh.extend(v8(sid));
         sh.extend(self.suite.to_be_bytes());
         sh.push(0);
         sh.extend(v16(&exts.concat()));
-        let mut m = msg(2, &sh);
+        msg(2, &sh)
+    }
+
+    /// The abbreviated handshake (RFC 5077 §3.1): ServerHello echoing our session id, then
+    /// change_cipher_spec and Finished.
+    fn resumption(&self, our_sid: &[u8]) -> Vec<u8> {
+        let mut r = plain_record(22, &self.server_hello(our_sid));
+        r.extend(plain_record(20, &[1]));
+        r.extend(null12(
+            22,
+            &msg(20, &[FINISHED_BYTE; 12]),
+            self.explicit_nonce(),
+        ));
+        r
+    }
+
+    fn first_flight(&self, cert: &[u8], scheme: u16, cert_request: bool) -> Vec<u8> {
+        let mut m = self.server_hello(&[0x55; 32]);
         m.extend(msg(11, &v24(&v24(cert))));
         let mut ske = vec![3];
         ske.extend(Group::X25519.codepoint().to_be_bytes());
@@ -424,7 +465,7 @@ impl Srv12 {
     }
 }
 
-fn tls12(rsa_certificate: Option<&[u8]>) -> Vec<Seed> {
+fn tls12(rsa_certificate: Option<&[u8]>) -> Result<Vec<Seed>, Error> {
     let cert = p256_certificate();
     let gcm = Srv12 {
         suite: 0xc02b,
@@ -455,6 +496,16 @@ fn tls12(rsa_certificate: Option<&[u8]>) -> Vec<Seed> {
         "app.session-ticket",
         input(0, 0, &ticket.conversation(&cert, 0x0403, false)),
     ));
+    // The ticket offered by a second connection: the abbreviated handshake.
+    let mut segs = ticket.conversation(&cert, 0x0403, false);
+    segs.push(Vec::new());
+    let plain = Srv12 {
+        ticket: false,
+        ..gcm
+    };
+    segs.push(plain.resumption(&session_id(Family::Tls12, 0)?));
+    segs.extend(plain.traffic());
+    out.push(seed("resumed.session-ticket", input(0, 0, &segs)));
     let chacha = Srv12 {
         suite: 0xcca9,
         ticket: false,
@@ -486,7 +537,7 @@ fn tls12(rsa_certificate: Option<&[u8]>) -> Vec<Seed> {
             input(0, 0, &rsa_suite.conversation(rsa, 0x0804, false)),
         ));
     }
-    out
+    Ok(out)
 }
 
 /// The seeds of the `tls13_connection` target (with the RFC 8448 one when given its parts).
@@ -496,6 +547,6 @@ pub fn seeds13(rfc8448: Option<&Rfc8448>) -> Result<Vec<Seed>, Error> {
 
 /// The seeds of the `tls12_connection` target (with an ECDHE_RSA one when given an RSA
 /// certificate, e.g. RFC 8448's).
-pub fn seeds12(rsa_certificate: Option<&[u8]>) -> Vec<Seed> {
+pub fn seeds12(rsa_certificate: Option<&[u8]>) -> Result<Vec<Seed>, Error> {
     tls12(rsa_certificate)
 }
