@@ -12,6 +12,10 @@
 //! signatures and the chain go out as `Event::NeedVerify` and the driver answers them; the
 //! randomness is the caller's `Entropy` already.
 
+// cargo-fuzz never builds for wasm32; a fuzzer-mode build for the Worker is a mistake.
+#[cfg(all(fuzzing, target_arch = "wasm32"))]
+compile_error!("--cfg fuzzing weakens the server Finished check: never build it for wasm32");
+
 /// The byte a fuzzer-mode server Finished's verify_data is made of (TLS 1.3 and 1.2).
 pub const FINISHED_BYTE: u8 = 0xF1;
 
