@@ -159,6 +159,7 @@ fn seed(name: &str, input: Vec<u8>) -> Seed {
 struct Srv13 {
     sid: Vec<u8>,
     alpn: &'static [u8],
+    suite: u16,
 }
 
 impl Srv13 {
@@ -166,6 +167,7 @@ impl Srv13 {
         Ok(Self {
             sid: session_id(Family::Tls13, flags)?,
             alpn,
+            suite: 0x1301,
         })
     }
 
@@ -173,7 +175,7 @@ impl Srv13 {
         let mut b = vec![3, 3];
         b.extend_from_slice(random);
         b.extend(v8(&self.sid));
-        b.extend(0x1301u16.to_be_bytes());
+        b.extend(self.suite.to_be_bytes());
         b.push(0);
         b.extend(v16(&exts.concat()));
         plain_record(22, &msg(2, &b))
@@ -230,8 +232,10 @@ impl Srv13 {
         msg(15, &b)
     }
 
-    fn finished() -> Vec<u8> {
-        msg(20, &[FINISHED_BYTE; 32])
+    /// The fuzzer-mode Finished: the suite's hash length of [`FINISHED_BYTE`].
+    fn finished(&self) -> Vec<u8> {
+        let len = if self.suite == 0x1302 { 48 } else { 32 };
+        msg(20, &vec![FINISHED_BYTE; len])
     }
 
     fn certificate_request() -> Vec<u8> {
@@ -258,7 +262,7 @@ impl Srv13 {
         }
         m.extend(Self::certificate(&p256_certificate()));
         m.extend(Self::certificate_verify());
-        m.extend(Self::finished());
+        m.extend(self.finished());
         null13(22, &m)
     }
 
@@ -293,7 +297,7 @@ fn tls13(rfc8448: Option<&Rfc8448>) -> Result<Vec<Seed>, Error> {
         s.encrypted_extensions(),
         Srv13::certificate(&p256_certificate()),
         Srv13::certificate_verify(),
-        Srv13::finished(),
+        s.finished(),
         Srv13::new_session_ticket(),
     ] {
         one.extend(null13(22, &m));
@@ -325,7 +329,7 @@ fn tls13(rfc8448: Option<&Rfc8448>) -> Result<Vec<Seed>, Error> {
     segs.push(s.server_hello_psk(Group::X25519, true));
     segs.push(null13(
         22,
-        &[s.encrypted_extensions(), Srv13::finished()].concat(),
+        &[s.encrypted_extensions(), s.finished()].concat(),
     ));
     segs.push(null13(23, RESPONSE));
     segs.push(null13(21, &[1, 0]));
@@ -334,6 +338,16 @@ fn tls13(rfc8448: Option<&Rfc8448>) -> Result<Vec<Seed>, Error> {
     let mut segs = vec![s.server_hello(Group::X25519), s.flight(false)];
     segs.push(null13(21, &[2, 40]));
     out.push(seed("TLS_ALERT.fatal-after-handshake", input(0, 0, &segs)));
+
+    // The SHA-384 suite: its Finished is 48 bytes, which a mutation of the suite alone
+    // would not find.
+    let aes256 = Srv13 {
+        suite: 0x1302,
+        ..Srv13::new(0, b"http/1.1")?
+    };
+    let mut segs = vec![aes256.server_hello(Group::X25519), aes256.flight(false)];
+    segs.extend(Srv13::traffic());
+    out.push(seed("app.aes256-gcm-sha384", input(0, 0, &segs)));
 
     let chrome = Srv13::new(1, b"h2")?;
     let mut segs = vec![chrome.server_hello(Group::X25519), chrome.flight(false)];
