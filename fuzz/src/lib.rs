@@ -34,7 +34,9 @@ impl CappedAlloc {
         self.peak.fetch_max(live, Ordering::Relaxed);
         if live > self.cap {
             // Unbuffered, and a static message: no allocation on the way out.
-            let _ = std::io::stderr().write_all(b"CappedAlloc: live heap above the cap derived from the documented limits\n");
+            let _ = std::io::stderr().write_all(
+                b"CappedAlloc: live heap above the cap derived from the documented limits\n",
+            );
             std::process::abort();
         }
     }
@@ -61,8 +63,16 @@ unsafe impl GlobalAlloc for CappedAlloc {
         if new_size > layout.size() {
             self.grow(new_size - layout.size());
         } else {
-            self.live.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            self.live
+                .fetch_sub(layout.size() - new_size, Ordering::Relaxed);
         }
         System.realloc(ptr, layout, new_size)
     }
+}
+
+/// Whether the targets that can say how far an input got should print it (`BURROW_FUZZ_OUTCOME`
+/// set; read once): `script/fuzz` replays seeds this way.
+pub fn report_outcomes() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("BURROW_FUZZ_OUTCOME").is_some())
 }

@@ -14,7 +14,7 @@
 use crate::codec::Reader;
 use crate::messages;
 use crate::{Error, ExtensionType, SignatureScheme};
-use burrow_crypto::sig::{KeyKind, PublicKeyInfo, VerifyAlgorithm};
+use burrow_crypto::sig::{PublicKeyInfo, VerifyAlgorithm};
 
 /// A client certificate chain to offer when asked: DER certificates, leaf first. The key stays
 /// with the caller, who answers [`Event::NeedSign`](crate::Event::NeedSign).
@@ -166,16 +166,9 @@ pub(crate) fn choose(
     let leaf = cert.chain.first()?;
     let spki = crate::leaf::spki_of(leaf).ok()?;
     let key = PublicKeyInfo::parse(spki).ok()?;
+    // burrow-crypto's mapping also holds the RSA key kind to the scheme (rsa_pss_rsae_* for
+    // rsaEncryption keys, rsa_pss_pss_* for id-RSASSA-PSS ones, RFC 8446 §4.2.3).
     let algorithm_for = |s: SignatureScheme| {
-        // rsa_pss_rsae_* is for rsaEncryption keys, rsa_pss_pss_* for id-RSASSA-PSS keys
-        // (RFC 8446 §4.2.3): the same algorithm, but the server checks the key's OID.
-        if let KeyKind::Rsa { pss_only, .. } = key.kind() {
-            let pss_pss = (0x0809..=0x080b).contains(&s.0);
-            let pss_rsae = (0x0804..=0x0806).contains(&s.0);
-            if (pss_pss && !pss_only) || (pss_rsae && pss_only) {
-                return None;
-            }
-        }
         if tls13 {
             if !crate::signature::allowed_in_tls13(s) {
                 return None;
@@ -254,6 +247,43 @@ pub(crate) fn certificate_verify_body(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use burrow_der::writer::{bit_string, null, oid, seq, tlv, unsigned_integer};
+
+    /// A certificate shape around an RSA key (`pss`: id-RSASSA-PSS, else rsaEncryption).
+    fn rsa_leaf(pss: bool) -> Vec<u8> {
+        let mut n = vec![0x80];
+        n.extend([1u8; 255]);
+        let key = seq(&[&unsigned_integer(&n), &unsigned_integer(&[1, 0, 1])]);
+        let pkcs1 = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01];
+        let alg = if pss {
+            seq(&[&oid(&[&pkcs1[..], &[0x0a]].concat())])
+        } else {
+            seq(&[&oid(&[&pkcs1[..], &[0x01]].concat()), &null()])
+        };
+        let spki = seq(&[&alg, &bit_string(&key)]);
+        let empty = seq(&[]);
+        let tbs = seq(&[&tlv(0x02, &[1]), &empty, &empty, &empty, &empty, &spki]);
+        seq(&[&tbs, &empty, &bit_string(&[])])
+    }
+
+    #[test]
+    fn an_rsa_pss_scheme_is_chosen_by_the_key_oid() {
+        // RFC 8446 §4.2.3, held by burrow-crypto's mapping: the first scheme both sides list
+        // that fits the key's kind, in TLS 1.3 and (rsae only) TLS 1.2.
+        let schemes = [SignatureScheme(0x0809), SignatureScheme(0x0804)];
+        for (pss, tls13, want) in [
+            (false, true, Some(0x0804)),
+            (true, true, Some(0x0809)),
+            (false, false, Some(0x0804)),
+            (true, false, None),
+        ] {
+            let cert = ClientCertificate {
+                chain: vec![rsa_leaf(pss)],
+            };
+            let got = choose(Some(&cert), &schemes, &schemes, tls13).map(|c| c.scheme.0);
+            assert_eq!(got, want, "pss key {pss}, TLS 1.3 {tls13}");
+        }
+    }
 
     fn req13(ctx: &[u8], schemes: &[u16], cas: Option<&[&[u8]]>) -> Vec<u8> {
         let mut exts = Vec::new();

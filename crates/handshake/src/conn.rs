@@ -230,6 +230,14 @@ impl Connection {
                     if desc == AlertDescription::CERTIFICATE_REQUIRED {
                         return Err(Error::ClientCertificateRequired);
                     }
+                    // TLS 1.2 has no certificate_required: OpenSSL refuses our empty
+                    // Certificate with handshake_failure, Go with bad_certificate.
+                    if (desc == AlertDescription::HANDSHAKE_FAILURE
+                        || desc == AlertDescription::BAD_CERTIFICATE)
+                        && self.state.sent_empty_certificate12()
+                    {
+                        return Err(Error::ClientCertificateRequired);
+                    }
                     return Err(Error::PeerAlert(desc));
                 }
                 ContentType::CHANGE_CIPHER_SPEC => {

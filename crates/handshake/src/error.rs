@@ -128,7 +128,8 @@ pub enum Error {
     /// A CompressedCertificate (RFC 8879) did not decompress to exactly its stated length.
     CertificateDecompression,
     /// The server refused the handshake for want of a client certificate (TLS 1.3
-    /// certificate_required alert).
+    /// certificate_required alert; in TLS 1.2, handshake_failure or bad_certificate in answer to
+    /// the empty Certificate we sent when asked for one).
     ClientCertificateRequired,
     /// The caller could not sign the CertificateVerify ([`Event::NeedSign`](crate::Event)).
     ClientSigningFailed,
@@ -319,7 +320,7 @@ impl fmt::Display for Error {
                 "the server's compressed certificate (RFC 8879) did not decompress to its stated length",
             ),
             Self::ClientCertificateRequired => f.write_str(
-                "the server requires a client certificate (certificate_required alert); configure one (tls client_cert) that the server's CA accepts",
+                "the server requires a client certificate (it asked for one and refused the handshake without it); configure one that the server's CA accepts (tls.clientCert in JS, TlsSettings::client_cert in Rust)",
             ),
             Self::ClientSigningFailed => {
                 f.write_str("the client certificate's key could not sign the CertificateVerify")

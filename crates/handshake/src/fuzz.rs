@@ -1,5 +1,17 @@
 //! Fuzzing entry points (not a stable API).
 
+mod connection;
+mod pki;
+mod seeds;
+
+pub use crate::fuzz_mode::FINISHED_BYTE;
+pub use connection::{
+    client, client_resuming, connection, entropy, profiles, Family, Outcome, MAX_CONNECTIONS,
+    MAX_LIVE_HEAP, NOW_MS, NULL_TAG, REQUEST, SERVER_NAME,
+};
+pub use pki::p256_certificate;
+pub use seeds::{seeds12, seeds13, Rfc8448, Seed};
+
 use crate::{Config, Connection, Entropy, Event, Profile};
 
 /// Parses `data` as every kind of server handshake message body; must never panic.

@@ -69,6 +69,7 @@ mod entropy;
 mod enums;
 mod error;
 mod event;
+mod fuzz_mode;
 mod hello;
 mod keylog;
 mod keyschedule;

@@ -24,17 +24,16 @@ pub(crate) fn algorithm(s: SignatureScheme) -> Option<VerifyAlgorithm> {
 
 /// The leaf's key, parsed once, and the algorithm `s` means for it in a TLS 1.3
 /// CertificateVerify: an unknown scheme is `UnofferedSignatureScheme`, a key that cannot sign
-/// with it (wrong type or curve) or does not parse `BadCertificate`.
+/// with it (wrong type, curve or RSA key kind) or does not parse `BadCertificate`.
 pub(crate) fn tls13_key(
     s: SignatureScheme,
     leaf: &[u8],
 ) -> Result<(PublicKeyInfo<'_>, VerifyAlgorithm, &[u8]), Error> {
-    let alg = algorithm(s).ok_or(Error::UnofferedSignatureScheme)?;
+    algorithm(s).ok_or(Error::UnofferedSignatureScheme)?;
     let spki = crate::leaf::spki_of(leaf)?;
     let key = PublicKeyInfo::parse(spki).map_err(|_| Error::BadCertificate)?;
-    if !key.can_sign(alg) {
-        return Err(Error::BadCertificate);
-    }
+    // The key's own mapping: it also holds the RSA key kind to the scheme (rsae / pss).
+    let alg = key.tls13_algorithm(s.0).ok_or(Error::BadCertificate)?;
     Ok((key, alg, spki))
 }
 
@@ -113,6 +112,47 @@ pub(crate) fn check_signature(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use burrow_der::writer::{bit_string, null, oid, seq, tlv, unsigned_integer};
+
+    /// A certificate shape around an RSA key (`pss`: id-RSASSA-PSS, else rsaEncryption).
+    fn rsa_leaf(pss: bool) -> Vec<u8> {
+        let mut n = vec![0x80];
+        n.extend([1u8; 255]);
+        let key = seq(&[&unsigned_integer(&n), &unsigned_integer(&[1, 0, 1])]);
+        let alg = if pss {
+            seq(&[&oid(&[
+                0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a,
+            ])])
+        } else {
+            seq(&[
+                &oid(&[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01]),
+                &null(),
+            ])
+        };
+        let spki = seq(&[&alg, &bit_string(&key)]);
+        let empty = seq(&[]);
+        let tbs = seq(&[&tlv(0x02, &[1]), &empty, &empty, &empty, &empty, &spki]);
+        seq(&[&tbs, &empty, &bit_string(&[])])
+    }
+
+    #[test]
+    fn a_tls13_rsa_pss_scheme_must_fit_the_key_oid() {
+        // RFC 8446 §4.2.3: a server signing rsa_pss_pss_* with an rsaEncryption certificate
+        // (or rsa_pss_rsae_* with an id-RSASSA-PSS one) has a certificate unfit for it.
+        use SignatureScheme as S;
+        let rsae = rsa_leaf(false);
+        let pss = rsa_leaf(true);
+        assert!(tls13_key(S::RSA_PSS_RSAE_SHA256, &rsae).is_ok());
+        assert!(tls13_key(S(0x0809), &pss).is_ok());
+        assert_eq!(
+            tls13_key(S(0x0809), &rsae).map(|(_, a, _)| a),
+            Err(Error::BadCertificate)
+        );
+        assert_eq!(
+            tls13_key(S::RSA_PSS_RSAE_SHA256, &pss).map(|(_, a, _)| a),
+            Err(Error::BadCertificate)
+        );
+    }
 
     #[test]
     fn only_rsa_schemes_sign_for_ecdhe_rsa() {

@@ -127,6 +127,12 @@ impl State {
     }
 
     /// TLS 1.2 handshake: the server's ChangeCipherSpec is a record the handshake acts on.
+    /// TLS 1.2: the server asked for a certificate, ours was empty, and the server has not
+    /// answered our flight yet (its refusal then means "a certificate is required").
+    pub(crate) fn sent_empty_certificate12(&self) -> bool {
+        matches!(self, Self::Tls12(s) if s.sent_empty_certificate())
+    }
+
     pub(crate) fn delivers_change_cipher_spec(&self) -> bool {
         matches!(self, Self::Tls12(_))
     }

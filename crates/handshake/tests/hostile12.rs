@@ -1004,6 +1004,43 @@ fn certificate_status_is_checked() {
 }
 
 #[test]
+fn a_refusal_of_our_empty_certificate_is_client_cert_required_in_tls12() {
+    // OpenSSL answers an empty Certificate with handshake_failure, Go with bad_certificate:
+    // in TLS 1.2, after the server asked and we had nothing to send, both mean what TLS 1.3's
+    // certificate_required does.
+    const CR: &[u8] = &[1, 64, 0, 2, 4, 3, 0, 0];
+    for alert in [
+        AlertDescription::HANDSHAKE_FAILURE,
+        AlertDescription::BAD_CERTIFICATE,
+    ] {
+        let (mut c, _srv, r, _sent) = start(Script {
+            cert_requests: &[CR],
+            ..Script::default()
+        });
+        assert_eq!(r.unwrap(), vec![]);
+        let (r, _) = pump(&mut c, &plain_record(21, &[2, alert.0]));
+        assert_eq!(r, Err(Error::ClientCertificateRequired), "{alert:?}");
+        assert_eq!(
+            c.error().map(|e| e.code()),
+            Some("TLS_CLIENT_CERT_REQUIRED")
+        );
+        let msg = Error::ClientCertificateRequired.to_string();
+        assert!(
+            msg.contains("tls.clientCert") && msg.contains("TlsSettings::client_cert"),
+            "{msg}"
+        );
+    }
+    // Without a CertificateRequest the same alert is only the server's refusal.
+    let (mut c, _srv, r, _sent) = start(Script::default());
+    assert_eq!(r.unwrap(), vec![]);
+    let (r, _) = pump(&mut c, &plain_record(21, &[2, 40]));
+    assert_eq!(
+        r,
+        Err(Error::PeerAlert(AlertDescription::HANDSHAKE_FAILURE))
+    );
+}
+
+#[test]
 fn certificate_request_gets_an_empty_certificate_in_tls12() {
     // certificate_types, supported_signature_algorithms, certificate_authorities.
     const CR: &[u8] = &[1, 64, 0, 2, 4, 3, 0, 0];

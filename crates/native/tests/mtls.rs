@@ -3,7 +3,7 @@
 //! CA made here with the openssl CLI (P-256, P-384, RSA-2048 and Ed25519 client keys). The
 //! server's page prints the client certificate it saw, so each case checks its subject: TLS 1.3
 //! and 1.2, directly and through squid+auth (CONNECT), microsocks+auth (SOCKS5) and the HTTPS
-//! proxy. Without a certificate the server's refusal is `TLS_CLIENT_CERT_REQUIRED` (1.3); a key
+//! proxy. Without a certificate the server's refusal is `TLS_CLIENT_CERT_REQUIRED` (1.3 and 1.2); a key
 //! that is not the leaf's is refused at configuration. Through `TlsSettings::offload` with an
 //! `InlineOffload` the signatures go through the offload seam (imported once per client,
 //! counted); a client with another certificate, or none, never resumes a session a
@@ -313,6 +313,20 @@ fn tls13_without_a_certificate_the_refusal_is_named() {
     };
     let pki = client_pki("none");
     let s = server(&peers, &pki, "-tls1_3");
+    let e = fetch(config(&peers, Via::Direct, None), s.port).unwrap_err();
+    assert_eq!(e.code(), "TLS_CLIENT_CERT_REQUIRED", "{e}");
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
+#[test]
+fn tls12_without_a_certificate_the_refusal_is_named_too() {
+    // TLS 1.2 has no certificate_required alert: OpenSSL answers our empty Certificate with
+    // handshake_failure, which the handshake names as TLS 1.3's refusal is named.
+    let Some(peers) = Peers::load("mTLS tests") else {
+        return;
+    };
+    let pki = client_pki("none12");
+    let s = server(&peers, &pki, "-tls1_2");
     let e = fetch(config(&peers, Via::Direct, None), s.port).unwrap_err();
     assert_eq!(e.code(), "TLS_CLIENT_CERT_REQUIRED", "{e}");
     let _ = std::fs::remove_dir_all(&pki);

@@ -258,6 +258,10 @@ impl<'a> PublicKeyInfo<'a> {
     /// (SHA-1, rsa_pss_pss_*) or the key cannot sign with it.
     pub fn tls12_algorithm(&self, scheme: u16) -> Option<VerifyAlgorithm> {
         use X509Signature as S;
+        // X.509 lets either kind of RSA key carry a PSS signature; TLS does not.
+        if !self.fits_rsa_pss_scheme(scheme) {
+            return None;
+        }
         let sig = match scheme {
             scheme::ECDSA_SHA256 => S::EcdsaSha256,
             scheme::ECDSA_SHA384 => S::EcdsaSha384,
@@ -285,10 +289,33 @@ impl<'a> PublicKeyInfo<'a> {
 
     /// The algorithm a TLS 1.3 CertificateVerify signed with `scheme` means for this key
     /// ([`tls13_algorithm`]), `None` when the key cannot sign with it (a P-256 scheme on a
-    /// P-384 key, PKCS#1 on an id-RSASSA-PSS key, ...).
+    /// P-384 key, PKCS#1 on an id-RSASSA-PSS key, ...) or the scheme is not for its kind of
+    /// RSA key: RFC 8446 §4.2.3 ties rsa_pss_rsae_* to rsaEncryption keys and rsa_pss_pss_*
+    /// to id-RSASSA-PSS keys, though both verify as PSS.
     pub fn tls13_algorithm(&self, scheme: u16) -> Option<VerifyAlgorithm> {
         let alg = tls13_algorithm(scheme)?;
+        if !self.fits_rsa_pss_scheme(scheme) {
+            return None;
+        }
         self.can_sign(alg).then_some(alg)
+    }
+
+    /// RFC 8446 §4.2.3 (which governs TLS 1.2's signature_algorithms too): rsa_pss_rsae_*
+    /// needs an rsaEncryption key, rsa_pss_pss_* an id-RSASSA-PSS one. True for every other
+    /// scheme and key.
+    fn fits_rsa_pss_scheme(&self, scheme: u16) -> bool {
+        let PublicKey::Rsa { pss_only, .. } = self.key else {
+            return true;
+        };
+        let pss_scheme = matches!(
+            scheme,
+            scheme::RSA_PSS_PSS_SHA256 | scheme::RSA_PSS_PSS_SHA384 | scheme::RSA_PSS_PSS_SHA512
+        );
+        let rsae_scheme = matches!(
+            scheme,
+            scheme::RSA_PSS_RSAE_SHA256 | scheme::RSA_PSS_RSAE_SHA384 | scheme::RSA_PSS_RSAE_SHA512
+        );
+        !((pss_scheme && !pss_only) || (rsae_scheme && pss_only))
     }
 
     /// Whether this key can sign with `alg` (its type and curve match).
@@ -399,8 +426,9 @@ mod tests {
             (0x0501, &rsae, Some(V::RsaPkcs1Sha384)),
             (0x0601, &rsae, Some(V::RsaPkcs1Sha512)),
             (0x0804, &rsae, Some(V::RsaPssSha256)),
-            (0x0806, &pss, Some(V::RsaPssSha512)),
-            // An id-RSASSA-PSS key signs with PSS only.
+            // RFC 8446 §4.2.3 (for TLS 1.2 too): rsa_pss_rsae_* keys are rsaEncryption keys;
+            // an id-RSASSA-PSS key signs with PSS only, and not under an rsae scheme.
+            (0x0806, &pss, None),
             (0x0401, &pss, None),
             // SHA-1 and rsa_pss_pss_* are not TLS 1.2 ServerKeyExchange schemes here.
             (0x0201, &rsae, None),
@@ -442,6 +470,36 @@ mod tests {
         let ed = PublicKeyInfo::parse(&spki).unwrap();
         assert_eq!(ed.tls13_algorithm(0x0807), Some(V::Ed25519));
         assert_eq!(ed.tls13_algorithm(0x0804), None);
+    }
+
+    #[test]
+    fn tls13_rsa_pss_schemes_must_match_the_key_oid() {
+        // RFC 8446 §4.2.3: rsa_pss_rsae_* require an rsaEncryption key, rsa_pss_pss_* an
+        // id-RSASSA-PSS one; the algorithm (PSS with that hash) is the same, the key is not.
+        let mut n = vec![0x80];
+        n.extend([1u8; 255]);
+        let rsae = rsa(RSA_ENCRYPTION, &null(), &n);
+        let pss = rsa(ID_RSASSA_PSS, &[], &n);
+        let rsae = PublicKeyInfo::parse(&rsae).unwrap();
+        let pss = PublicKeyInfo::parse(&pss).unwrap();
+        for (rsae_scheme, pss_scheme, alg) in [
+            (0x0804, 0x0809, V::RsaPssSha256),
+            (0x0805, 0x080a, V::RsaPssSha384),
+            (0x0806, 0x080b, V::RsaPssSha512),
+        ] {
+            assert_eq!(rsae.tls13_algorithm(rsae_scheme), Some(alg));
+            assert_eq!(pss.tls13_algorithm(pss_scheme), Some(alg));
+            assert_eq!(
+                rsae.tls13_algorithm(pss_scheme),
+                None,
+                "{pss_scheme:04x}, rsaEncryption key"
+            );
+            assert_eq!(
+                pss.tls13_algorithm(rsae_scheme),
+                None,
+                "{rsae_scheme:04x}, id-RSASSA-PSS key"
+            );
+        }
     }
 
     #[test]
