@@ -492,7 +492,7 @@ fn write_message(
             write!(
                 f,
                 "{code}: TLS failed: the server requires a client certificate \
-                 (certificate_required alert)"
+                 (it refused the handshake once none was sent)"
             )?;
             let setting = match hop {
                 TlsHop::Origin => Setting::ClientCert,

@@ -244,7 +244,7 @@ fn a_required_client_certificate_names_the_hops_own_setting() {
     assert_eq!(
         required().to_string(),
         "TLS_CLIENT_CERT_REQUIRED: TLS failed: the server requires a client certificate \
-         (certificate_required alert); configure one its CA accepts with \
+         (it refused the handshake once none was sent); configure one its CA accepts with \
          ClientConfig.tls.client_cert"
     );
     let at_proxy = Error::ProxyTls(Box::new(required()));
@@ -262,7 +262,7 @@ fn a_required_client_certificate_names_the_hops_own_setting() {
     assert!(required()
         .message(no_names)
         .to_string()
-        .ends_with("(certificate_required alert)"));
+        .ends_with("(it refused the handshake once none was sent)"));
 }
 
 #[test]
