@@ -12,6 +12,7 @@
 import * as glue from "../build/wasm.js";
 // The exchange warmup() replays (crates/client/tests/warmup_exchange.rs records it).
 import WARMUP from "./warmup-exchange.mjs";
+import { abortReason, requestParts } from "./request-parts.mjs";
 
 let instanceAlive = false;
 
@@ -80,10 +81,6 @@ function closedError() {
   return new BurrowError("CLIENT_CLOSED", "request", "CLIENT_CLOSED: this Client was closed: make a new one");
 }
 
-function isStream(b) {
-  return typeof ReadableStream !== "undefined" && b instanceof ReadableStream;
-}
-
 /** burrow's HTTP client. `fetch` is bound: hand `client.fetch` to any SDK as its `fetch`. */
 export class Client {
   #raw;
@@ -116,27 +113,9 @@ export class Client {
     // input's own; neither: the client's `redirect` option (in the wasm).
     const redirect = init.redirect ?? (input instanceof Request ? input.redirect : undefined);
     const signal = init.signal ?? (input instanceof Request ? input.signal : undefined);
-    // Body: a ReadableStream in `init` is streamed, never buffered; every other body
-    // (string, ArrayBuffer, typed array, Blob, URLSearchParams, FormData, a Request input's)
-    // goes through Request's own conversion, with the content type each implies, and is sent
-    // with its length.
-    let stream = null;
-    const rest = { ...init, redirect: undefined, signal: undefined };
-    if (isStream(init.body)) {
-      stream = init.body;
-      rest.body = undefined;
-    }
-    let req;
-    try {
-      req = new Request(input, rest);
-    } catch (e) {
-      throw e instanceof TypeError ? e : new TypeError(String(e?.message ?? e));
-    }
-    if (signal?.aborted) throw signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
-    let body = null;
-    if (stream === null && req.body !== null && req.method !== "GET" && req.method !== "HEAD") {
-      body = new Uint8Array(await req.arrayBuffer());
-    }
+    // Body: a ReadableStream in `init` is streamed, never buffered; every other body is sent
+    // whole, with its length (request-parts.mjs).
+    const { req, stream, body } = await requestParts(input, init, signal);
     const headers = [];
     for (const [n, v] of req.headers) headers.push([n, v]);
     const token = new glue.AbortToken();
@@ -184,7 +163,7 @@ export class Client {
             if (signal?.aborted) {
               raw.cancel();
               finish();
-              controller.error(signal.reason ?? new DOMException("The operation was aborted.", "AbortError"));
+              controller.error(abortReason(signal));
               return;
             }
             let chunk;

@@ -24,6 +24,7 @@
 import { connect } from "cloudflare:sockets";
 import { DurableObject } from "cloudflare:workers";
 import { BurrowError, Client } from "./burrow.mjs";
+import { abortReason, requestParts } from "./request-parts.mjs";
 
 const DEFAULT_IDLE_MS = 60_000;
 /** Response bodies up to this many bytes that the object already holds whole cross back as
@@ -69,10 +70,6 @@ function checkSerializable(value, path) {
 async function sha256Hex(text) {
   const d = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function abortReason(signal) {
-  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
 /** Microtask turns a read of a body already in burrow's wasm needs to settle at most. Measured
@@ -347,21 +344,8 @@ export class PooledClient {
     } else {
       // As Client.fetch: a ReadableStream body streams; every other body is converted by
       // Request (with the content type it implies) and sent whole, with its length.
-      const rest = { ...init, redirect: undefined, signal: undefined };
-      if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream) {
-        stream = init.body;
-        rest.body = undefined;
-      }
       let req;
-      try {
-        req = new Request(input, rest);
-      } catch (e) {
-        throw e instanceof TypeError ? e : new TypeError(String(e?.message ?? e));
-      }
-      if (signal?.aborted) throw abortReason(signal);
-      if (stream === null && req.body !== null && req.method !== "GET" && req.method !== "HEAD") {
-        body = new Uint8Array(await req.arrayBuffer());
-      }
+      ({ req, stream, body } = await requestParts(input, init, signal));
       method = req.method;
       url = req.url;
       origin = new URL(url).origin;

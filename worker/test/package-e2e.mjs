@@ -43,6 +43,7 @@ const SHIPPED = [
   "js/burrow.mjs",
   "js/pool.d.mts",
   "js/pool.mjs",
+  "js/request-parts.mjs",
   "js/warmup-exchange.mjs",
   "package.json",
 ];
