@@ -52,8 +52,9 @@ pub enum ExtensionSlot {
     Grease2,
     /// encrypt_then_mac (RFC 7366), empty. Only affects CBC suites, which burrow never performs.
     EncryptThenMac,
-    /// post_handshake_auth (RFC 8446 §4.2.6), empty. burrow has no client certificate: a
-    /// post-handshake CertificateRequest is refused (`TLS_POST_HANDSHAKE_AUTH`).
+    /// post_handshake_auth (RFC 8446 §4.2.6), empty, sent only for a profile's fidelity: burrow
+    /// presents a client certificate during the handshake only, and a post-handshake
+    /// CertificateRequest is refused (`TLS_POST_HANDSHAKE_AUTH`).
     PostHandshakeAuth,
     /// compress_certificate (RFC 8879), when `compress_certificate` lists algorithms.
     CompressCertificate,
