@@ -125,6 +125,7 @@ export function clientOptions(env, params) {
   if (env.BURROW_TEST_HOOKS === "1" && params) {
     if (params.has("proxy")) options.proxy = params.get("proxy") || undefined;
     if (params.get("offload") === "off") options.tls.offload = false;
+    if (params.has("inlineRecordBytes")) options.tls.inlineRecordBytes = Number(params.get("inlineRecordBytes"));
     if (params.get("http2") === "off") options.http2 = false;
     if (params.has("decompress")) options.decompress = params.get("decompress") !== "off";
     if (params.has("readView")) options.readViewBytes = Number(params.get("readView"));

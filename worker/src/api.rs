@@ -255,6 +255,8 @@ impl RawClient {
             set(&w, "opens", u64_to_js(n.opens));
             set(&w, "seals", u64_to_js(n.seals));
             set(&w, "verifies", u64_to_js(n.verifies));
+            set(&w, "inlineOpens", u64_to_js(n.inline_opens));
+            set(&w, "inlineSeals", u64_to_js(n.inline_seals));
             set(&w, "inlineKeys", u64_to_js(n.inline_keys));
             set(&w, "inlineVerifies", u64_to_js(n.inline_verifies));
             set(&w, "signingKeys", u64_to_js(n.signing_keys));

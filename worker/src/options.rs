@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 
 use crate::net::DEFAULT_READ_VIEW;
 use crate::setup::{Config, Sessions};
+use crate::webcrypto::DEFAULT_INLINE_RECORD_BYTES;
 
 /// Everything the options object says.
 pub(crate) struct Options {
@@ -304,6 +305,8 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
         };
     }
     let offload = boolean(&tls, "offload")?.unwrap_or(true);
+    let inline_record_bytes =
+        number(&tls, "inlineRecordBytes")?.map_or(DEFAULT_INLINE_RECORD_BYTES, js_to_usize);
     // One identity per hop: the origin's certificate never goes to the proxy, nor the
     // proxy's to the origin.
     c.tls.client_cert = client_cert(&get(&tls, "clientCert"), "tls.clientCert")?;
@@ -363,6 +366,7 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
         config: Config {
             client: c,
             offload,
+            inline_record_bytes,
             read_view_bytes: read_view,
             sessions: sessions(o)?,
         },

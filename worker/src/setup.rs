@@ -12,7 +12,7 @@ use wasm_bindgen::JsValue;
 
 use crate::context::{cross_request_error, RequestContext};
 use crate::net::{WorkerNet, DEFAULT_READ_VIEW};
-use crate::webcrypto::WebCrypto;
+use crate::webcrypto::{WebCrypto, DEFAULT_INLINE_RECORD_BYTES};
 
 /// burrow-client's client over Worker sockets.
 pub(crate) type Http = HttpClient<WorkerNet>;
@@ -45,6 +45,11 @@ pub struct Config {
     /// Open and seal AES-GCM records and check signatures with WebCrypto, on both TLS hops
     /// (default `true`; JS option `tls.offload`).
     pub offload: bool,
+    /// With `offload`, AES-GCM records (ciphertext and tag) up to this many bytes are opened
+    /// and sealed in wasm, where they cost less than a WebCrypto call (default
+    /// [`DEFAULT_INLINE_RECORD_BYTES`]; 0 sends every one to WebCrypto; JS option
+    /// `tls.inlineRecordBytes`).
+    pub inline_record_bytes: usize,
     /// Bytes per BYOB socket read, clamped to 1 KiB..=64 KiB (default 64 KiB; JS option
     /// `readViewBytes`).
     pub read_view_bytes: usize,
@@ -64,6 +69,7 @@ impl From<ClientConfig> for Config {
         Config {
             client,
             offload: true,
+            inline_record_bytes: DEFAULT_INLINE_RECORD_BYTES,
             read_view_bytes: DEFAULT_READ_VIEW,
             sessions: Sessions::Isolate,
         }
@@ -94,11 +100,14 @@ impl Core {
         let Config {
             client: mut c,
             offload,
+            inline_record_bytes,
             read_view_bytes,
             sessions,
         } = config;
         let crypto = if offload {
-            Some(Rc::new(WebCrypto::new(true, true)?))
+            Some(Rc::new(
+                WebCrypto::new(true, true)?.with_inline_record_bytes(inline_record_bytes),
+            ))
         } else {
             None
         };

@@ -5,6 +5,12 @@
 //! WebCrypto) stays in wasm, as do hashing, HKDF and key exchange
 //! (`../shared/ARCHITECTURE.md` has the measurements).
 //!
+//! Small AES-GCM records stay in wasm too: a WebCrypto call and its awaited promise cost more
+//! than wasm's AES-GCM over a few hundred bytes (a server-sent event, a handshake message, a
+//! small response), so records up to [`WebCrypto::inline_record_bytes`] are opened and sealed
+//! with burrow-crypto, and a traffic key goes into WebCrypto only when its first larger record
+//! comes (a connection that never carries one imports none).
+//!
 //! workerd runs `crypto.subtle` operations synchronously inside the call and returns a settled
 //! promise, and WebCrypto copies its inputs when called; so one reused JS buffer carries each
 //! record in, and the answer (a fresh `ArrayBuffer`) is copied once back into the record in
@@ -12,7 +18,7 @@
 //! goes to WebCrypto, which would accept smaller ones; an algorithm or key WebCrypto refuses
 //! falls back to burrow-crypto, counted.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 use crate::num::js_len;
 use std::io;
@@ -21,7 +27,7 @@ use std::rc::Rc;
 use burrow_client::{
     CryptoOffload, ImportedSigningKey, InlineOffload, LocalFuture, PrivateKeyDer, RecordKey,
 };
-use burrow_crypto::aead::AeadAlgorithm;
+use burrow_crypto::aead::{AeadAlgorithm, AeadKey, TAG_LEN};
 use burrow_crypto::sig::{KeyKind, PublicKeyInfo, SigningKey, VerifyAlgorithm};
 use burrow_crypto::CryptoError;
 use burrow_der::{tag, Reader};
@@ -81,12 +87,17 @@ extern "C" {
 /// What the provider did, and where.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WebCryptoCounts {
-    /// AES-GCM keys imported into WebCrypto.
+    /// AES-GCM keys imported into WebCrypto (a key is imported on its first record larger than
+    /// [`WebCrypto::inline_record_bytes`]).
     pub keys: u64,
     /// Records opened by WebCrypto.
     pub opens: u64,
     /// Records sealed by WebCrypto.
     pub seals: u64,
+    /// AES-GCM records opened in wasm because they were small.
+    pub inline_opens: u64,
+    /// AES-GCM records sealed in wasm because they were small.
+    pub inline_seals: u64,
     /// Signatures checked by WebCrypto.
     pub verifies: u64,
     /// ChaCha20-Poly1305 keys kept in wasm (not offered by WebCrypto).
@@ -112,7 +123,12 @@ pub struct WebCrypto {
     inline: InlineOffload,
     records: bool,
     signatures: bool,
+    inline_record_bytes: usize,
 }
+
+/// Records (ciphertext and tag) up to this many bytes are opened and sealed in wasm by
+/// default: measured in workerd (`bench/RESULTS.md`, "Small records in wasm").
+pub const DEFAULT_INLINE_RECORD_BYTES: usize = 1024;
 
 fn js_err(what: &str, e: &JsValue) -> io::Error {
     io::Error::other(format!("WebCrypto {what} failed: {}", js_message(e)))
@@ -140,7 +156,21 @@ impl WebCrypto {
             inline: InlineOffload::new(),
             records,
             signatures,
+            inline_record_bytes: DEFAULT_INLINE_RECORD_BYTES,
         })
+    }
+
+    /// Records (ciphertext and tag) up to `bytes` long are opened and sealed in wasm, longer
+    /// ones by WebCrypto; 0 sends every AES-GCM record to WebCrypto. Applies to keys imported
+    /// after the call.
+    pub fn with_inline_record_bytes(mut self, bytes: usize) -> WebCrypto {
+        self.inline_record_bytes = bytes;
+        self
+    }
+
+    /// The size up to which AES-GCM records stay in wasm.
+    pub fn inline_record_bytes(&self) -> usize {
+        self.inline_record_bytes
     }
 
     /// What it has done so far.
@@ -181,12 +211,76 @@ fn stage(scratch: &RefCell<Scratch>, data: &[u8]) -> Uint8Array {
     s.view.clone()
 }
 
+/// One AES-GCM traffic key: in wasm from the start (for small records), in WebCrypto from its
+/// first large record on.
 struct AesKey {
     subtle: Subtle,
-    key: JsValue,
     counts: Rc<Cell<WebCryptoCounts>>,
     scratch: Rc<RefCell<Scratch>>,
+    /// burrow-crypto's key, for records up to `inline_max` bytes.
+    wasm: AeadKey,
+    inline_max: usize,
+    /// The raw key, kept (wiped on drop) for the import on the first large record.
+    raw: Zeroizing<Vec<u8>>,
+    /// The `CryptoKey` and its parameters object, once imported.
+    web: OnceCell<WebKey>,
+}
+
+struct WebKey {
+    key: JsValue,
     params: GcmParams,
+}
+
+impl AesKey {
+    /// The key in WebCrypto, imported on first use. Two records racing here both import; the
+    /// first to finish is kept (it cannot happen with one record in flight per direction).
+    async fn web(&self) -> io::Result<&WebKey> {
+        if let Some(k) = self.web.get() {
+            return Ok(k);
+        }
+        bump(&self.counts, |c| c.keys = c.keys.saturating_add(1));
+        let alg =
+            obj(&[("name", JsValue::from_str("AES-GCM"))]).map_err(|e| js_err("importKey", &e))?;
+        let usages = Array::of2(&JsValue::from_str("encrypt"), &JsValue::from_str("decrypt"));
+        let raw = Uint8Array::from(&self.raw[..]);
+        let p = self.subtle.import_key("raw", &raw, &alg, false, &usages);
+        // importKey copies the bytes before it returns (WebCrypto: "a copy of the bytes held
+        // by keyData"), so the JS copy of the traffic key is wiped rather than left to the GC.
+        raw.fill(0, 0, raw.length());
+        let p = p.map_err(|e| js_err("importKey", &e))?;
+        let key = awaited(&p).await.map_err(|e| js_err("importKey", &e))?;
+        let params = GcmParams::new().map_err(|e| js_err("importKey", &e))?;
+        Ok(self.web.get_or_init(|| WebKey { key, params }))
+    }
+
+    fn open_in_wasm(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> bool {
+        bump(&self.counts, |c| {
+            c.inline_opens = c.inline_opens.saturating_add(1)
+        });
+        let split = data.len().saturating_sub(TAG_LEN);
+        let (text, tag) = data.split_at_mut(split);
+        <&[u8; TAG_LEN]>::try_from(&*tag)
+            .is_ok_and(|tag| self.wasm.open_in_place(nonce, aad, text, tag).is_ok())
+    }
+
+    fn seal_in_wasm(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> io::Result<()> {
+        bump(&self.counts, |c| {
+            c.inline_seals = c.inline_seals.saturating_add(1)
+        });
+        let split = data.len().saturating_sub(TAG_LEN);
+        let (text, tag_space) = data.split_at_mut(split);
+        let tag = self
+            .wasm
+            .seal_in_place(nonce, aad, text)
+            .map_err(|e| io::Error::other(format!("AES-GCM seal failed: {e:?}")))?;
+        match <&mut [u8; TAG_LEN]>::try_from(tag_space) {
+            Ok(space) => {
+                *space = tag;
+                Ok(())
+            }
+            Err(_) => Err(io::Error::other("AES-GCM seal: no room for the tag")),
+        }
+    }
 }
 
 /// One `AesGcmParams` object per key, refilled for each record: WebCrypto copies `iv` and
@@ -239,15 +333,19 @@ impl RecordKey for AesKey {
         data: &'a mut [u8],
     ) -> LocalFuture<'a, io::Result<bool>> {
         Box::pin(async move {
+            if data.len() <= self.inline_max {
+                return Ok(self.open_in_wasm(nonce, aad, data));
+            }
+            let web = self.web().await?;
             bump(&self.counts, |c| c.opens = c.opens.saturating_add(1));
-            let params = self
+            let params = web
                 .params
                 .fill(nonce, aad)
                 .map_err(|e| js_err("decrypt", &e))?;
             let input = stage(&self.scratch, data);
             let p = self
                 .subtle
-                .decrypt(params, &self.key, &input)
+                .decrypt(params, &web.key, &input)
                 .map_err(|e| js_err("decrypt", &e))?;
             // A rejection is the tag failing (OperationError): bad_record_mac.
             let Ok(plain) = awaited(&p).await else {
@@ -279,8 +377,12 @@ impl RecordKey for AesKey {
         data: &'a mut [u8],
     ) -> LocalFuture<'a, io::Result<()>> {
         Box::pin(async move {
+            if data.len() <= self.inline_max {
+                return self.seal_in_wasm(nonce, aad, data);
+            }
+            let web = self.web().await?;
             bump(&self.counts, |c| c.seals = c.seals.saturating_add(1));
-            let params = self
+            let params = web
                 .params
                 .fill(nonce, aad)
                 .map_err(|e| js_err("encrypt", &e))?;
@@ -288,7 +390,7 @@ impl RecordKey for AesKey {
             let input = stage(&self.scratch, data.get(..text).unwrap_or(&[]));
             let p = self
                 .subtle
-                .encrypt(params, &self.key, &input)
+                .encrypt(params, &web.key, &input)
                 .map_err(|e| js_err("encrypt", &e))?;
             let sealed = awaited(&p).await.map_err(|e| js_err("encrypt", &e))?;
             let sealed = Uint8Array::new(&sealed);
@@ -372,23 +474,16 @@ impl CryptoOffload for WebCrypto {
                 self.bump(|c| c.inline_keys = c.inline_keys.saturating_add(1));
                 return self.inline.import_key(algorithm, key).await;
             }
-            self.bump(|c| c.keys = c.keys.saturating_add(1));
-            let alg = obj(&[("name", JsValue::from_str("AES-GCM"))])
-                .map_err(|e| js_err("importKey", &e))?;
-            let usages = Array::of2(&JsValue::from_str("encrypt"), &JsValue::from_str("decrypt"));
-            let raw = Uint8Array::from(key);
-            let p = self.subtle.import_key("raw", &raw, &alg, false, &usages);
-            // importKey copies the bytes before it returns (WebCrypto: "a copy of the bytes held
-            // by keyData"), so the JS copy of the traffic key is wiped rather than left to the GC.
-            raw.fill(0, 0, raw.length());
-            let p = p.map_err(|e| js_err("importKey", &e))?;
-            let k = awaited(&p).await.map_err(|e| js_err("importKey", &e))?;
+            let wasm = AeadKey::new(algorithm, key)
+                .map_err(|e| io::Error::other(format!("AES-GCM key import failed: {e:?}")))?;
             let key: Rc<dyn RecordKey> = Rc::new(AesKey {
                 subtle: self.subtle.clone().unchecked_into(),
-                key: k,
                 counts: Rc::clone(&self.counts),
                 scratch: Rc::clone(&self.scratch),
-                params: GcmParams::new().map_err(|e| js_err("importKey", &e))?,
+                wasm,
+                inline_max: self.inline_record_bytes,
+                raw: Zeroizing::new(key.to_vec()),
+                web: OnceCell::new(),
             });
             Ok(key)
         })
