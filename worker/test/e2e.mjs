@@ -245,7 +245,10 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
       for (const f of files) {
         const r = await get(base, "/t/get", { url: L(peer, `/${f}`), proxy });
         const j = r.json ?? {};
-        const ok = j.ok === true && j.status === 200 && j.sha256 === sums[f] && j.wasm?.aesGcm === 0 && j.wasm?.signatures === 0 && j.stats?.webcrypto?.opens > 0;
+        const wc = j.stats?.webcrypto ?? {};
+        // Every AES-GCM record wasm handled was one the provider kept for its size; a body
+        // of megabytes went through WebCrypto.
+        const ok = j.ok === true && j.status === 200 && j.sha256 === sums[f] && j.wasm?.aesGcm === wc.inlineOpens + wc.inlineSeals && j.wasm?.signatures === 0 && (f === "1k" ? wc.opens + wc.inlineOpens > 0 : wc.opens > 0);
         check(`${pname} → ${oname} /${f}`, ok, JSON.stringify(j.error ?? { status: j.status, sha: j.sha256, wasm: j.wasm, bytes: j.bytes }));
       }
     }
@@ -258,7 +261,19 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
     const h1 = (await get(base, "/t/get", { url: L("H1", "/1k") })).json;
     check("nginx h1-only: HTTP/1.1 by ALPN", h1.meta?.httpVersion === "HTTP/1.1" && h1.meta?.tls?.alpn === "http/1.1", JSON.stringify(h1.meta));
     const t12 = (await get(base, "/t/get", { url: L("TLS12", "/1k") })).json;
-    check("TLS 1.2 origin negotiates TLS 1.2 (AES-GCM in WebCrypto)", t12.meta?.tls?.version === "TLSv1.2" && t12.wasm?.aesGcm === 0, JSON.stringify(t12.meta?.tls));
+    check("TLS 1.2 origin negotiates TLS 1.2 (AES-GCM: small records in wasm, the rest in WebCrypto)", t12.meta?.tls?.version === "TLSv1.2" && t12.wasm?.aesGcm === t12.stats?.webcrypto?.inlineOpens + t12.stats?.webcrypto?.inlineSeals, JSON.stringify({ tls: t12.meta?.tls, wasm: t12.wasm, stats: t12.stats }));
+    // tls.inlineRecordBytes: records up to it in wasm (the client's Finished and request are
+    // small: sealed in wasm), larger ones in WebCrypto, whose key is imported on the first one;
+    // 0 sends every record to WebCrypto.
+    const small = (await get(base, "/t/get", { url: L("DEF", "/1k") })).json;
+    const sw = small.stats?.webcrypto ?? {};
+    check("small records stay in wasm by default (1k over TLS 1.3: seals and opens inline, counted by burrow-crypto)", small.ok && small.sha256 === sums["1k"] && sw.inlineSeals >= 2 && sw.inlineOpens >= 1 && small.wasm?.aesGcm === sw.inlineOpens + sw.inlineSeals && sw.seals === 0 && sw.keys <= 1, JSON.stringify({ wasm: small.wasm, stats: small.stats }));
+    const none = (await get(base, "/t/get", { url: L("DEF", "/1k"), inlineRecordBytes: "0" })).json;
+    const nw = none.stats?.webcrypto ?? {};
+    check("tls.inlineRecordBytes 0: every AES-GCM record in WebCrypto, none in wasm", none.ok && none.sha256 === sums["1k"] && none.wasm?.aesGcm === 0 && nw.inlineOpens === 0 && nw.inlineSeals === 0 && nw.seals >= 2 && nw.keys >= 2, JSON.stringify({ wasm: none.wasm, stats: none.stats }));
+    const all = (await get(base, "/t/get", { url: L("DEF", "/1m.bin"), inlineRecordBytes: String(1 << 20) })).json;
+    const aw = all.stats?.webcrypto ?? {};
+    check("tls.inlineRecordBytes above any record: every AES-GCM record in wasm, no key imported", all.ok && all.sha256 === sums["1m.bin"] && aw.keys === 0 && aw.opens === 0 && aw.seals === 0 && all.wasm?.aesGcm > 60, JSON.stringify({ wasm: all.wasm, stats: all.stats }));
     const ch = (await get(base, "/t/get", { url: L("TLS13_CHACHA", "/1k") })).json;
     check("ChaCha20-Poly1305 stays in wasm", ch.ok && ch.meta?.tls?.cipher === "TLS_CHACHA20_POLY1305_SHA256" && ch.wasm?.chacha > 0 && ch.stats?.webcrypto?.inlineKeys > 0, JSON.stringify({ wasm: ch.wasm, stats: ch.stats }));
     const rsa = (await get(base, "/t/get", { url: L("RSA", "/1k") })).json;
@@ -443,7 +458,10 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
   }
 
   // 13. 1,000 sequential requests on one client. While it lives: no allocation kept per
-  // request (a leak of one block a request adds 990), and bytes flat but for the pooled
+  // request, counted from the first mark (request 250) to the last: a leak of one block a
+  // request adds 750, while the connection's buffers alone move the count by up to ~50
+  // blocks (+38 from request 10 to 250 on a busy machine, −46 from 250 to 1000 on the next
+  // run), so the bound is 128 blocks; and bytes flat but for the pooled
   // connection's buffers, whose size at any moment depends on how reads arrived (72 KiB apart
   // has been seen at the same point of the loop; a leak of 200 B a request adds 150 KiB over
   // the 750 requests between the first and last mark). Once closed: all of it freed.
@@ -454,16 +472,24 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
     const marks = heapGrowth(j.marks?.[0], j.marks?.[3]);
     const closed = heapGrowth(j.heapFirst, after.heap);
     console.log(`     live heap: before ${fmtHeap(j.heapFirst)}, after 10 requests ${fmtHeap(j.heapAfter10)}, after ${j.n} ${fmtHeap(j.heapEnd)}, client closed ${fmtHeap(after.heap)}; linear memory ${j.memoryFirst} -> ${j.memoryEnd} B`);
-    check(`1,000 sequential requests: no allocation kept per request (${life.blocks} blocks after 990 more), bytes flat (${marks.bytes} B from request 250 to 1000)`, j.bytes === 1000 * 16384 && life.blocks <= LEAK_BOUND.blocks && marks.bytes <= 128 * 1024, JSON.stringify({ ...j, after }));
+    check(`1,000 sequential requests: no allocation kept per request (${marks.blocks} blocks from request 250 to 1000; ${life.blocks} from request 10), bytes flat (${marks.bytes} B from request 250 to 1000)`, j.bytes === 1000 * 16384 && marks.blocks <= 128 && marks.bytes <= 128 * 1024, JSON.stringify({ ...j, after }));
     check(`1,000 sequential requests, client closed: everything freed (${closed.bytes} B, ${closed.blocks} blocks left)`, withinLeakBound(closed) && after.tasks?.tasks === 0, JSON.stringify({ first: j.heapFirst, after }));
   }
 
-  // 13b. A body comes out in chunks of what each socket read carried, not one per TLS record,
+  // 13b. A body comes out in chunks of what socket reads carried, not one per TLS record,
   // with every record opened by WebCrypto (each open awaited) — over HTTP/2 and HTTP/1.1.
+  // How many records one read carries depends on how fast the Worker reads, and a read's
+  // records are opened one awaited decrypt at a time, so the body's reader may take part of
+  // a read: chunk sizes are timing (an average of 24 KiB, the check before, failed on a busy
+  // machine at 22 KiB). What does not depend on timing: whenever there were fewer reads than
+  // records, a body cut one chunk per record would still have as many chunks as records,
+  // and burrow's must have fewer. Records carry at most 16 KiB, so 2 × 4 MiB is at least
+  // 512 records.
   for (const http2 of ["on", "off"]) {
-    const j = (await get(base, "/t/many", { url: L("DEF", "/4m.bin"), n: "2", offload: "on", http2, chunks: "1" })).json;
+    const j = (await get(base, "/t/many", { url: L("DEF", "/4m.bin"), n: "2", offload: "on", http2, chunks: "1", reads: "1" })).json;
     const avg = j.bytes / Math.max(1, j.chunks);
-    check(`4 MiB over ${http2 === "on" ? "h2" : "h1"} with WebCrypto opens: chunks of whole reads (average ${Math.round(avg / 1024)} KiB)`, j.bytes === 2 * 4194304 && avg >= 24 * 1024, JSON.stringify(j));
+    const records = Math.ceil(j.bytes / 16384);
+    check(`4 MiB over ${http2 === "on" ? "h2" : "h1"} with WebCrypto opens: fewer chunks than records when reads carry several (${j.chunks} chunks, ${j.reads} reads, ≥ ${records} records; average ${Math.round(avg / 1024)} KiB)`, j.bytes === 2 * 4194304 && j.chunks > 0 && (j.reads >= records || j.chunks < records), JSON.stringify(j));
   }
 
   // 13c. A client per request (as the README has it), closed at the end: nothing it ran is

@@ -28,6 +28,41 @@ const warmedAtModuleScope = warmup();
 // A client kept across requests on purpose (the cross-request test).
 let globalClient = null;
 
+/** `connect` with every read of its sockets' readable counted into `tally.n`. */
+function readCounting(connect, tally) {
+  return (address, options) => {
+    const socket = connect(address, options);
+    const readable = {
+      getReader(o) {
+        const r = socket.readable.getReader(o);
+        return {
+          read(view) {
+            tally.n++;
+            return view === undefined ? r.read() : r.read(view);
+          },
+          cancel: (why) => r.cancel(why),
+          releaseLock: () => r.releaseLock(),
+          get closed() {
+            return r.closed;
+          },
+        };
+      },
+    };
+    return {
+      readable,
+      writable: socket.writable,
+      get opened() {
+        return socket.opened;
+      },
+      get closed() {
+        return socket.closed;
+      },
+      close: () => socket.close(),
+      startTls: (o) => socket.startTls(o),
+    };
+  };
+}
+
 const routes = {
   // One fetch, reported: status, size, SHA-256 of the decoded body, meta, crypto counts.
   async "/t/get"(p, env) {
@@ -36,7 +71,9 @@ const routes = {
     try {
       const r = await client.fetch(p.get("url"), { method: p.get("method") ?? "GET" });
       const body = await r.arrayBuffer();
+      // Read together, so a record opened in between (a late ticket) cannot split them.
       const after = wasmCryptoCounts();
+      const stats = client.stats();
       return json({
         ok: true,
         status: r.status,
@@ -44,7 +81,7 @@ const routes = {
         sha256: await sha256hex(body),
         contentEncoding: r.headers.get("content-encoding"),
         meta: r.burrow,
-        stats: client.stats(),
+        stats,
         wasm: { aesGcm: after.aesGcm - before.aesGcm, signatures: after.signatures - before.signatures, chacha: after.chacha20Poly1305 - before.chacha20Poly1305 },
       });
     } catch (e) {
@@ -156,7 +193,12 @@ const routes = {
     const heapFirst = wasmHeap();
     const tasksFirst = wasmTasks();
     const memoryFirst = wasmMemoryBytes();
-    const client = new Client(clientOptions(env, p));
+    const options = clientOptions(env, p);
+    // reads=1: the sockets' reads are counted (a body chunk is what whole reads carried, so
+    // there are never more chunks than reads).
+    const reads = { n: 0 };
+    if (p.get("reads") === "1") options.connect = readCounting(options.connect, reads);
+    const client = new Client(options);
     let heapAfter10 = heapFirst;
     let bytes = 0;
     let chunks = 0;
@@ -179,7 +221,7 @@ const routes = {
     }
     const heapEnd = wasmHeap();
     client.close();
-    return json({ n, bytes, chunks, tasksFirst, heapFirst, heapAfter10, heapEnd, marks, memoryFirst, memoryEnd: wasmMemoryBytes() });
+    return json({ n, bytes, chunks, reads: reads.n, tasksFirst, heapFirst, heapAfter10, heapEnd, marks, memoryFirst, memoryEnd: wasmMemoryBytes() });
   },
 
   // WebSockets (client.websocket): mode "echo" sends `n` messages of mixed sizes (text and
