@@ -28,6 +28,7 @@ export function query(m, n, ctx, extra = {}) {
   if (m.trust) q.set("trust", m.trust);
   if (m.sessionCache) q.set("sessionCache", m.sessionCache);
   if (m.poolInlineBytes !== undefined) q.set("poolInlineBytes", String(m.poolInlineBytes));
+  if (m.inlineRecordBytes !== undefined) q.set("inlineRecordBytes", String(m.inlineRecordBytes));
   if (m.op === "fetch") {
     const file = ctx.sums.get(m.file);
     q.set("url", `https://localhost:${ctx.peers.ports[m.peer]}/${m.file}`);

@@ -41,6 +41,9 @@ const routes = {
   // The same with every body streamed from the object (poolInlineBytes: 0), as before small
   // bodies came back whole with the head.
   "CONNECT h2, pooled, streamed": { proxy: "HTTP_PROXY", http2: true, impl: "pooled", poolInlineBytes: 0 },
+  // Every AES-GCM record through WebCrypto (tls.inlineRecordBytes: 0), as before small records
+  // stayed in wasm: the same run's before and after.
+  "CONNECT h2, every record in WebCrypto": { proxy: "HTTP_PROXY", http2: true, inlineRecordBytes: 0 },
   // The same job without the pool: a new client, so a new connection, per request.
   "CONNECT h2, new connection": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
   // WebSockets (HTTP/1.1 Upgrade, wss:// to bench/workerd/wsecho.mjs): a server that agrees
@@ -67,7 +70,7 @@ export function measurements() {
   // A first contact: each client's tickets are its own (sessionCache "client"), so no client
   // resumes what the one before it made.
   const first = { sessionCache: "client" };
-  for (const route of proxied) rows.push(burrow("new-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "none", n: 12, ...first }));
+  for (const route of [...proxied, "CONNECT h2, every record in WebCrypto"]) rows.push(burrow("new-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "none", n: 12, ...first }));
   for (const route of ["direct h2", "direct h1"]) rows.push(burrow("new-16k-direct", route, { op: "fetch", peer: "TLS13", file: "16k", reuse: 1, prime: "none", n: 16, ...first }));
   // The isolate's session cache (the default): each new client resumes the session the one
   // before it made.
@@ -86,7 +89,8 @@ export function measurements() {
     ["warm-4m-bin", "4m.bin", 4, 4],
   ];
   for (const [key, file, n, nPlatform] of warm) {
-    for (const route of proxied) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 0, prime: "same", n }));
+    const before = key === "warm-1k" || key === "warm-16k" ? ["CONNECT h2, every record in WebCrypto"] : [];
+    for (const route of [...proxied, ...before]) rows.push(burrow(key, route, { op: "fetch", peer: "DEF", file, reuse: 0, prime: "same", n }));
     // gzip=1: the platform asks for gzip as burrow's default profile does (it asks for none
     // by default), so both decode the same bytes on the wire.
     rows.push(platform(key, { op: "fetch", peer: "DEF", file, reuse: 0, prime: "same", n: nPlatform, gzip: true }));
@@ -99,7 +103,7 @@ export function measurements() {
     // that would agree it changes nothing for it.
     rows.push(platform(key, { op: "ws", kind, size, n, deflate: true, column: "platform WebSocket (direct, wss)" }));
   }
-  for (const route of proxied) rows.push(burrow("event", route, { op: "events", prime: "same", n: 150 }));
+  for (const route of [...proxied, "CONNECT h2, every record in WebCrypto"]) rows.push(burrow("event", route, { op: "events", prime: "same", n: 150 }));
   rows.push(platform("event", { op: "events", prime: "same", n: 150 }));
   rows.push({ scenario: "construct", column: "trust: system", impl: "burrow", main: true, op: "construct", trust: "system", n: 200 });
   rows.push({ scenario: "construct", column: "trust: { ca } (one PEM)", impl: "burrow", main: false, op: "construct", trust: "ca", n: 200 });

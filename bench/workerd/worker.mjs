@@ -11,7 +11,8 @@
 //       gzip only when gzip=1 (burrow's default profile always asks). impl=pooled: a
 //       PooledClient per "client" (burrow-worker/pool), its connections in the BurrowPool
 //       Durable Object (whose CPU is workerd's too, so it is counted); poolInlineBytes=B its
-//       option of that name (0: every body streams from the object).
+//       option of that name (0: every body streams from the object); inlineRecordBytes=B
+//       (burrow): tls.inlineRecordBytes (0: every AES-GCM record through WebCrypto).
 //       census=1 (burrow): counts the socket operations and WebCrypto calls of the n (the
 //       profile's report; it wraps the sockets, so it is never on a measured call)
 //   GET /run?op=construct&n=N&trust=ca|system    n × (new Client, close), no request
@@ -136,6 +137,7 @@ function burrowOptions(p, env, tally = null) {
   if (p.get("proxy")) options.proxy = p.get("proxy");
   if (p.get("http2") === "off") options.http2 = false;
   if (p.get("sessionCache")) options.sessionCache = p.get("sessionCache");
+  if (p.get("inlineRecordBytes") !== null) options.tls = { inlineRecordBytes: Number(p.get("inlineRecordBytes")) };
   return options;
 }
 
