@@ -136,6 +136,7 @@ function burrowOptions(p, env, tally = null) {
   if (p.get("proxy")) options.proxy = p.get("proxy");
   if (p.get("http2") === "off") options.http2 = false;
   if (p.get("sessionCache")) options.sessionCache = p.get("sessionCache");
+  if (p.get("chainCache")) options.chainCache = p.get("chainCache");
   return options;
 }
 

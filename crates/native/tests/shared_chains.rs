@@ -72,7 +72,10 @@ fn a_second_client_skips_the_chain_the_first_one_validated() {
     // The same chain on another origin (nginx's TLS 1.2 + 1.3 server): a hit too, as the cache
     // is filed by chain and trust, not by origin.
     assert_eq!(p.var("PEER_DEF__CERT"), p.var("PEER_TLS13__CERT"));
-    assert_eq!(signatures_at(&p, "DEF", config(&p, &provider, &chains), &provider), 1);
+    assert_eq!(
+        signatures_at(&p, "DEF", config(&p, &provider, &chains), &provider),
+        1
+    );
     assert_eq!(chains.stats().hits, 2);
 
     // Other anchors (the same CA twice): another trust setting, validated again.
