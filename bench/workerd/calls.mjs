@@ -27,6 +27,7 @@ export function query(m, n, ctx, extra = {}) {
   if (!m.http2) q.set("http2", "off");
   if (m.trust) q.set("trust", m.trust);
   if (m.sessionCache) q.set("sessionCache", m.sessionCache);
+  if (m.chainCache) q.set("chainCache", m.chainCache);
   if (m.poolInlineBytes !== undefined) q.set("poolInlineBytes", String(m.poolInlineBytes));
   if (m.inlineRecordBytes !== undefined) q.set("inlineRecordBytes", String(m.inlineRecordBytes));
   if (m.op === "fetch") {

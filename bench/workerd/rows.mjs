@@ -67,9 +67,9 @@ function platform(scenario, job) {
 /** Every measurement, in table order. `peer`/`file`: the nginx peer and file fetched. */
 export function measurements() {
   const rows = [];
-  // A first contact: each client's tickets are its own (sessionCache "client"), so no client
-  // resumes what the one before it made.
-  const first = { sessionCache: "client" };
+  // A first contact: each client's tickets and validated chains are its own (sessionCache and
+  // chainCache "client"), so no client resumes or skips what the one before it did.
+  const first = { sessionCache: "client", chainCache: "client" };
   for (const route of [...proxied, "CONNECT h2, every record in WebCrypto"]) rows.push(burrow("new-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "none", n: 12, ...first }));
   for (const route of ["direct h2", "direct h1"]) rows.push(burrow("new-16k-direct", route, { op: "fetch", peer: "TLS13", file: "16k", reuse: 1, prime: "none", n: 16, ...first }));
   // The isolate's session cache (the default): each new client resumes the session the one

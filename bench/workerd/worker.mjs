@@ -138,6 +138,7 @@ function burrowOptions(p, env, tally = null) {
   if (p.get("http2") === "off") options.http2 = false;
   if (p.get("sessionCache")) options.sessionCache = p.get("sessionCache");
   if (p.get("inlineRecordBytes") !== null) options.tls = { inlineRecordBytes: Number(p.get("inlineRecordBytes")) };
+  if (p.get("chainCache")) options.chainCache = p.get("chainCache");
   return options;
 }
 

@@ -95,6 +95,14 @@ export interface ClientOptions {
    * is empty and `resumed` true). `"client"`: this client's own connections only. `"off"`:
    * always a full handshake. */
   sessionCache?: "isolate" | "client" | "off";
+  /** Where validated certificate chains are remembered. `"isolate"` (default): one cache for
+   * every client in this isolate, so a full handshake to a chain an earlier client validated
+   * with the same trust settings (`trust`/`proxyTrust` with its anchors, `pins`,
+   * `tls.requireStaple`) skips the chain's signature checks and path building; the server's
+   * handshake signature, the time, the host name and a stapled OCSP response are still checked
+   * on every connection. Keyed by the exact certificates sent; at most 128 chains. `"client"`:
+   * this client's own. `"off"`: every full handshake validates the chain from scratch. */
+  chainCache?: "isolate" | "client" | "off";
 }
 
 export interface TlsMeta {
@@ -360,7 +368,14 @@ export class Client {
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<BurrowResponse>;
   /** Opens a WebSocket through this client's proxy, trust and identity; resolves once open. */
   websocket(url: string | URL, options?: WebSocketOptions): Promise<BurrowWebSocket>;
-  stats(): { webcrypto?: Record<string, number>; pendingHeadsHighWater?: number };
+  /** Counters. `chainCache` is the chain cache this client uses (the isolate's, shared with
+   * other clients, unless `chainCache` says otherwise; absent when off): validations answered
+   * from it (`hits`), validations that built the path (`misses`), chains held (`entries`). */
+  stats(): {
+    webcrypto?: Record<string, number>;
+    chainCache?: { hits: number; misses: number; entries: number };
+    pendingHeadsHighWater?: number;
+  };
   close(): void;
 }
 

@@ -450,6 +450,9 @@ export async function warmup() {
       proxy: WARMUP.proxy,
       trust: { ca: WARMUP.anchor },
       sessionCache: "off",
+      // The recording's chain is validated every time (that is code to warm), and never
+      // fills the isolate's cache.
+      chainCache: "off",
     });
     try {
       const r = await client.fetch(WARMUP.url);

@@ -133,6 +133,9 @@ export function clientOptions(env, params) {
     // Tests that count signatures, chains or staples need full handshakes: the isolate's
     // session cache (the default) only where a test asks for it.
     options.sessionCache = params.get("sessionCache") ?? "client";
+    // Likewise the chain cache: each test client validates its chains itself unless a test
+    // asks for the isolate's.
+    options.chainCache = params.get("chainCache") ?? "client";
   }
   return options;
 }

@@ -245,7 +245,9 @@ impl RawClient {
     }
 
     /// Counters for tests and the demo's `/stats`: `{ webcrypto: {...}, wasm: {...},
-    /// pendingHeadsHighWater }`.
+    /// chainCache: { hits, misses, entries }, pendingHeadsHighWater }`. `chainCache` counts
+    /// the cache this client uses (the isolate's, shared with other clients, by default) and
+    /// is absent when it is off.
     pub fn stats(&self) -> JsValue {
         let o = Object::new();
         if let Some(c) = &self.crypto {
@@ -270,6 +272,15 @@ impl RawClient {
                 "pendingHeadsHighWater",
                 usize_to_js(h.pending_heads_high_water()),
             );
+            let chains = &h.config().tls.chain_cache;
+            if chains.is_enabled() {
+                let n = chains.stats();
+                let c = Object::new();
+                set(&c, "hits", u64_to_js(n.hits));
+                set(&c, "misses", u64_to_js(n.misses));
+                set(&c, "entries", usize_to_js(n.entries));
+                set(&o, "chainCache", c);
+            }
         }
         o.into()
     }

@@ -65,7 +65,7 @@ pub use burrow_client;
 pub use context::RequestContext;
 pub use net::{WorkerNet, WorkerSocket, MAX_WRITE};
 #[cfg(any(feature = "js", feature = "workers-rs"))]
-pub use setup::{Config, Sessions, MAX_PENDING_HEADS};
+pub use setup::{Chains, Config, Sessions, MAX_PENDING_HEADS};
 pub use webcrypto::{WebCrypto, WebCryptoCounts, DEFAULT_INLINE_RECORD_BYTES};
 #[cfg(feature = "workers-rs")]
 pub use workers_rs::{Body, Client, Error, IntoRequest, RequestBody, Response};

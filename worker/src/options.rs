@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::net::DEFAULT_READ_VIEW;
-use crate::setup::{Config, Sessions};
+use crate::setup::{Chains, Config, Sessions};
 use crate::webcrypto::DEFAULT_INLINE_RECORD_BYTES;
 
 /// Everything the options object says.
@@ -28,6 +28,17 @@ fn sessions(o: &JsValue) -> Result<Sessions, JsValue> {
         Some("off") => Ok(Sessions::Off),
         Some(other) => Err(type_error(&format!(
             "burrow: option `sessionCache` is {other:?}: use \"isolate\", \"client\" or \"off\""
+        ))),
+    }
+}
+
+fn chains(o: &JsValue) -> Result<Chains, JsValue> {
+    match string(o, "chainCache")?.as_deref() {
+        None | Some("isolate") => Ok(Chains::Isolate),
+        Some("client") => Ok(Chains::Client),
+        Some("off") => Ok(Chains::Off),
+        Some(other) => Err(type_error(&format!(
+            "burrow: option `chainCache` is {other:?}: use \"isolate\", \"client\" or \"off\""
         ))),
     }
 }
@@ -369,6 +380,7 @@ pub(crate) fn parse(o: &JsValue) -> Result<Options, JsValue> {
             inline_record_bytes,
             read_view_bytes: read_view,
             sessions: sessions(o)?,
+            chains: chains(o)?,
         },
     })
 }

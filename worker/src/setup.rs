@@ -1,12 +1,13 @@
 //! What every burrow client in a Worker is, whichever API made it: [`WorkerNet`] over the
 //! `connect` of `cloudflare:sockets`, WebCrypto offload for both TLS hops (the origin's and an
-//! HTTPS proxy's), at most six connections awaiting response headers, and the session cache.
+//! HTTPS proxy's), at most six connections awaiting response headers, the session cache and
+//! the verified-chain cache.
 //! The JS API (`RawClient`, from an options object) and the Rust API (`Client`, from a
 //! [`Config`]) both build their client here, so their defaults cannot drift apart.
 
 use std::rc::Rc;
 
-use burrow_client::{Client as HttpClient, ClientConfig, Error, Offload, SessionCache};
+use burrow_client::{ChainCache, Client as HttpClient, ClientConfig, Error, Offload, SessionCache};
 use js_sys::Function;
 use wasm_bindgen::JsValue;
 
@@ -34,6 +35,20 @@ pub enum Sessions {
     Off,
 }
 
+/// Where a client remembers the certificate chains it validated (JS option `chainCache`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Chains {
+    /// One cache for every client of this isolate (the default): a full handshake to a chain
+    /// any client validated under the same trust settings skips the chain's signatures and
+    /// path building (the handshake signature, time, name and staple are checked every time).
+    #[default]
+    Isolate,
+    /// The client's own, for both its TLS hops.
+    Client,
+    /// None: every full handshake validates the chain from scratch.
+    Off,
+}
+
 /// How a client is set up in a Worker: burrow-client's settings and the Worker's own.
 /// [`Config::default`] is what the JS `Client` does with an options object that only has
 /// `connect`.
@@ -55,6 +70,9 @@ pub struct Config {
     pub read_view_bytes: usize,
     /// Where TLS session tickets go (default [`Sessions::Isolate`]; JS option `sessionCache`).
     pub sessions: Sessions,
+    /// Where validated certificate chains are remembered (default [`Chains::Isolate`]; JS
+    /// option `chainCache`). Replaces the caches in `client.tls` and `client.proxy_tls`.
+    pub chains: Chains,
 }
 
 impl Default for Config {
@@ -72,6 +90,7 @@ impl From<ClientConfig> for Config {
             inline_record_bytes: DEFAULT_INLINE_RECORD_BYTES,
             read_view_bytes: DEFAULT_READ_VIEW,
             sessions: Sessions::Isolate,
+            chains: Chains::Isolate,
         }
     }
 }
@@ -82,6 +101,11 @@ thread_local! {
     /// request's client; [`SessionCache`] keeps sessions made with other settings, proxies or
     /// origins apart.
     static ISOLATE_SESSIONS: SessionCache = SessionCache::new();
+
+    /// Validated chains every client of this isolate shares ([`Chains::Isolate`]): plain data
+    /// like tickets, keyed by the chain's bytes and the trust settings, so a client never
+    /// takes a chain as validated under trust it does not have.
+    static ISOLATE_CHAINS: ChainCache = ChainCache::new();
 }
 
 /// A client as both APIs hold it.
@@ -103,6 +127,7 @@ impl Core {
             inline_record_bytes,
             read_view_bytes,
             sessions,
+            chains,
         } = config;
         let crypto = if offload {
             Some(Rc::new(
@@ -117,6 +142,13 @@ impl Core {
             c.tls.offload = Some(off.clone());
             c.proxy_tls.offload = Some(off);
         }
+        let chains = match chains {
+            Chains::Isolate => ISOLATE_CHAINS.with(ChainCache::clone),
+            Chains::Client => ChainCache::new(),
+            Chains::Off => ChainCache::disabled(),
+        };
+        c.tls.chain_cache = chains.clone();
+        c.proxy_tls.chain_cache = chains;
         c.max_pending_heads = Some(pending_heads(c.max_pending_heads));
         let context = Rc::new(RequestContext::new());
         let net = WorkerNet::new(connect, read_view_bytes, Rc::clone(&context));
@@ -160,6 +192,7 @@ mod tests {
         assert!(c.offload, "WebCrypto offload on by default");
         assert_eq!(c.read_view_bytes, DEFAULT_READ_VIEW);
         assert_eq!(c.sessions, Sessions::Isolate);
+        assert_eq!(c.chains, Chains::Isolate);
         assert_eq!(
             c.client.max_pending_heads, None,
             "capped when the client is made"

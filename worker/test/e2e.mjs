@@ -294,6 +294,22 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
     const full = (s) => s.ok && s.resumed === false && s.chain >= 1 && s.verifies >= 2;
     const resumedNoCert = (s) => s.ok && s.resumed === true && s.chain === 0 && s.verifies === 0;
     check("isolate session cache: the next request's client resumes; \"client\" and \"off\" do not", sess[0].ok && resumedNoCert(sess[1]) && full(sess[2]) && full(sess[3]) && resumedNoCert(sess[4]), JSON.stringify(sess));
+    // The isolate's chain cache: with no session to resume, a later client's full handshake
+    // to a chain an earlier client validated checks only the server's CertificateVerify in
+    // WebCrypto (the leaf's and the intermediate's signatures are skipped); "client" and
+    // "off" validate the chain again.
+    const chains = [];
+    for (const chainCache of ["client", "isolate", "isolate", "client", "off"]) {
+      const j = (await get(base, "/t/get", { url: L("TLS13", "/1k"), sessionCache: "off", chainCache })).json;
+      chains.push({ chainCache, ok: j.ok && j.sha256 === sums["1k"], resumed: j.meta?.tls?.resumed, verifies: j.stats?.webcrypto?.verifies, cache: j.stats?.chainCache, error: j.error });
+    }
+    const cold = chains[0].verifies;
+    const hit = chains[2];
+    check(
+      `isolate chain cache: a later full handshake makes ${hit.verifies} WebCrypto verify (${cold} uncached); "client" and "off" make ${cold}`,
+      chains.every((c) => c.ok && c.resumed === false) && cold >= 3 && hit.verifies === cold - 2 && hit.cache?.hits > (chains[1].cache?.hits ?? -1) && chains[3].verifies === cold && chains[4].verifies === cold && chains[4].cache === undefined,
+      JSON.stringify(chains),
+    );
     const stapled = (await get(base, "/t/get", { url: L("STAPLE_GOOD", "/1k") })).json;
     check("good OCSP staple reported", stapled.meta?.ocsp === "good", JSON.stringify(stapled.meta ?? stapled.error));
   }
@@ -412,6 +428,7 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
   {
     const j = (await get(base, "/t/typeerrors", {})).json;
     check("argument mistakes are TypeErrors", j.noConnect?.name === "TypeError" && j.badUrl?.name === "TypeError" && j.badOption?.name === "TypeError" && j.scheme?.name === "TypeError" && j.scheme?.code === "BAD_URL", JSON.stringify(j));
+    check("a bad chainCache is a TypeError naming the option and its values", j.badChainCache?.name === "TypeError" && j.badChainCache.message.includes("`chainCache`") && j.badChainCache.message.includes('"isolate", "client" or "off"'), JSON.stringify(j.badChainCache));
   }
 
   // 8b. install(): the global fetch through burrow, restored exactly, nested in any order.

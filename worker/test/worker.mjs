@@ -412,6 +412,7 @@ const routes = {
     const client = new Client({ connect });
     try { await client.fetch("not a url"); out.badUrl = "no error"; } catch (e) { out.badUrl = err(e); }
     try { new Client({ connect, timeouts: { idleMs: "soon" } }); out.badOption = "no error"; } catch (e) { out.badOption = err(e); }
+    try { new Client({ connect, chainCache: "shared" }); out.badChainCache = "no error"; } catch (e) { out.badChainCache = err(e); }
     try { await client.fetch("socks://x/"); out.scheme = "no error"; } catch (e) { out.scheme = err(e); }
     return json(out);
   },

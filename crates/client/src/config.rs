@@ -100,15 +100,18 @@ pub struct ClientConfig {
 
 impl Default for ClientConfig {
     fn default() -> Self {
+        // One chain cache for both hops: its keys keep their trust settings apart.
+        let tls = TlsSettings::default();
         ClientConfig {
             proxy: None,
             no_proxy: NoProxy::default(),
             proxy_connection: ProxyConnectionHeader::KeepAlive,
             proxy_tls: TlsSettings {
                 alpn: Vec::new(),
+                chain_cache: tls.chain_cache.clone(),
                 ..TlsSettings::default()
             },
-            tls: TlsSettings::default(),
+            tls,
             http1_only: false,
             http2_prior_knowledge: false,
             decompress: Decompress::Auto,

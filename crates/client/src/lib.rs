@@ -71,6 +71,10 @@ pub use burrow_handshake::{CipherSuite, NamedGroup, Profile, ProtocolVersion};
 /// burrow-ws, the WebSocket codec [`WebSocket`] drives: its events, messages, close frames,
 /// configuration and errors ([`Error::WebSocket`]).
 pub use burrow_ws as ws;
-/// Re-exported from burrow-x509: the revocation policy, the staple verdict, and why a
-/// certificate was rejected ([`Error::Certificate`]).
-pub use burrow_x509::{Error as CertificateError, Revocation, StapleStatus};
+/// Re-exported from burrow-x509: the revocation policy, the staple verdict, why a certificate
+/// was rejected ([`Error::Certificate`]), and the verified-chain cache
+/// ([`TlsSettings::chain_cache`]).
+pub use burrow_x509::{
+    ChainCache, ChainCacheStats, Error as CertificateError, Revocation, StapleStatus,
+    MAX_CACHED_CHAINS,
+};

@@ -58,6 +58,12 @@ pub struct TlsSettings {
     /// Certificate, the default). Built with [`ClientCert::from_pem`](crate::ClientCert),
     /// which refuses a key that does not match the leaf.
     pub client_cert: Option<crate::ClientCert>,
+    /// Where validated certificate chains are remembered, so a full handshake to a chain
+    /// already validated under the same trust settings skips its path building and chain
+    /// signatures (the handshake signature, time, name and staple are checked every time).
+    /// Default: a new cache of its own; clones of these settings share it, and
+    /// [`ChainCache::disabled`](crate::ChainCache::disabled) turns it off.
+    pub chain_cache: crate::ChainCache,
 }
 
 impl Default for TlsSettings {
@@ -77,6 +83,7 @@ impl Default for TlsSettings {
             offload: None,
             require_extended_master_secret: false,
             client_cert: None,
+            chain_cache: crate::ChainCache::new(),
         }
     }
 }
@@ -437,7 +444,8 @@ impl<S: NetStream> TlsStream<S> {
         tickets: Option<TicketSlot>,
     ) -> Result<Self, Error> {
         let judge = Judge::new(&settings.trust, &settings.pins, settings.revocation, host)
-            .map_err(Error::TrustConfig)?;
+            .map_err(Error::TrustConfig)?
+            .chain_cache(settings.chain_cache.clone());
         let mut profile = settings.profile.clone();
         profile.alpn.clone_from(&settings.alpn);
         if settings.alpn.is_empty() {

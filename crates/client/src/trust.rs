@@ -4,8 +4,8 @@
 
 use burrow_handshake::{AlertDescription, Answer, CertRejection, VerifyRequest};
 use burrow_x509::{
-    format_pin, spki_sha256, CryptoVerifier, Outcome, Revocation, ServerCertificates, ServerName,
-    SignatureVerifier, StapleStatus, UnixTime, Verifier,
+    format_pin, spki_sha256, ChainCache, CryptoVerifier, Outcome, Revocation, ServerCertificates,
+    ServerName, SignatureVerifier, StapleStatus, UnixTime, Verifier,
 };
 
 /// How the server's certificate chain is judged.
@@ -108,6 +108,17 @@ impl Judge {
             mode: Mode::X509(Box::new(Verifier::new(trust).revocation(revocation))),
             name,
         })
+    }
+
+    /// Answers later judgements of a chain this judge (or another sharing `cache`) validated
+    /// from `cache`: no path building, no chain signatures; time, name and staple are still
+    /// checked every time (see [`ChainCache`]). A pinned leaf is not validated, so not cached.
+    pub fn chain_cache(self, cache: ChainCache) -> Self {
+        let mode = match self.mode {
+            Mode::X509(v) => Mode::X509(Box::new(v.chain_cache(cache))),
+            leaf @ Mode::Leaf(_) => leaf,
+        };
+        Self { mode, ..self }
     }
 
     /// Judges the handshake's request at `now` (Unix seconds), checking signatures inline.

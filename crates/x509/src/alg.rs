@@ -43,17 +43,32 @@ pub enum SignatureFailure {
 pub trait SignatureVerifier {
     /// Checks one signature.
     fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure>;
+
+    /// Whether an answer given so far was a guess still to be confirmed ([`crate::AnswerBook`]
+    /// accepts what it has not been told yet). A verifier that guesses must say so: a
+    /// [`crate::ChainCache`] remembers only validations whose every answer was final.
+    fn provisional(&self) -> bool {
+        false
+    }
 }
 
 impl<T: SignatureVerifier + ?Sized> SignatureVerifier for Box<T> {
     fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
         (**self).verify(req)
     }
+
+    fn provisional(&self) -> bool {
+        (**self).provisional()
+    }
 }
 
 impl<T: SignatureVerifier + ?Sized> SignatureVerifier for &T {
     fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
         (**self).verify(req)
+    }
+
+    fn provisional(&self) -> bool {
+        (**self).provisional()
     }
 }
 

@@ -95,4 +95,10 @@ impl SignatureVerifier for AnswerBook {
         }
         Ok(())
     }
+
+    /// True while a request of this round waits for its answer (it was answered "valid" for
+    /// now).
+    fn provisional(&self) -> bool {
+        !self.pending.borrow().is_empty()
+    }
 }

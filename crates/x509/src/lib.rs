@@ -21,6 +21,7 @@
 mod alg;
 mod answers;
 mod cert;
+mod chain_cache;
 mod constraints;
 mod crypto_verifier;
 mod error;
@@ -45,6 +46,7 @@ mod test_der;
 pub use alg::{SignatureAlgorithm, SignatureFailure, SignatureRequest, SignatureVerifier};
 pub use answers::{AnswerBook, OwnedSignatureRequest, MAX_ANSWER_ROUNDS};
 pub use cert::{Certificate, MAX_CERT_LEN};
+pub use chain_cache::{ChainCache, ChainCacheStats, MAX_CACHED_CHAINS};
 pub use crypto_verifier::{verify_algorithm, CryptoVerifier};
 pub use error::{Error, ParseContext};
 pub use ext::{MAX_NAME_CONSTRAINTS, MAX_SAN_NAMES};

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::cert::Certificate;
+use crate::chain_cache::KeyHasher;
 use crate::path::AnchorLookup;
 use crate::pem::certificates_from_pem;
 use crate::pins::{parse_pin, SpkiHash};
@@ -52,16 +53,19 @@ impl Trust {
     /// ([`Certificate::from_der_trust_anchor`]); an empty set is refused.
     pub fn anchors_der(ders: &[&[u8]]) -> Result<Trust, Error> {
         let mut set = AnchorSet::default();
+        let mut digest = KeyHasher::new();
         for der in ders {
             let cert = Certificate::from_der_trust_anchor(der).map_err(|e| match e {
                 Error::Invalid(what) => Error::BadTrustAnchor(what),
                 other => other,
             })?;
+            digest.prefixed(der);
             set.add(Arc::new(cert));
         }
         if set.by_subject.is_empty() {
             return Err(Error::BadTrustAnchor("no trust anchors given"));
         }
+        set.digest = digest.finish();
         Ok(Trust {
             kind: TrustKind::Anchors(Arc::new(set)),
         })
@@ -101,12 +105,36 @@ impl Trust {
             kind: TrustKind::InsecureAcceptAny,
         }
     }
+
+    /// Feeds what identifies this trust to a chain-cache key: the kind, the anchors' bytes
+    /// (as a digest taken when the set was built) and the pins, so a chain validated under one
+    /// trust is never taken as validated under another.
+    pub(crate) fn cache_id(&self, h: &mut KeyHasher) {
+        match &self.kind {
+            TrustKind::System => h.bytes(b"system\0"),
+            TrustKind::Anchors(set) => {
+                h.bytes(b"anchors\0");
+                h.bytes(&set.digest);
+            }
+            TrustKind::Pinned { base, pins } => {
+                h.bytes(b"pinned\0");
+                base.cache_id(h);
+                h.prefixed(&pins.concat());
+            }
+            // Never cached (nothing is validated); named anyway so no two kinds collide.
+            TrustKind::Custom => h.bytes(b"custom\0"),
+            TrustKind::InsecureAcceptAny => h.bytes(b"insecure\0"),
+        }
+    }
 }
 
 /// An explicit anchor set, indexed by subject.
 #[derive(Debug, Default)]
 pub(crate) struct AnchorSet {
     by_subject: HashMap<Vec<u8>, Vec<Arc<Certificate>>>,
+    /// SHA-256 over the anchors' DER as given (length-prefixed, in order): the set's identity
+    /// in a chain-cache key.
+    digest: [u8; 32],
 }
 
 impl AnchorSet {

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::alg::SignatureVerifier;
 use crate::cert::Certificate;
+use crate::chain_cache::{CachedPath, ChainCache, ChainKey, KeyHasher};
 use crate::ext::ku;
 use crate::general_name::GeneralName;
 use crate::names::{dns_matches, ip_matches, is_valid_dns_name, ServerName};
@@ -112,13 +113,15 @@ pub enum Outcome {
     Decide(CustomRequest),
 }
 
-/// Validates server certificates. Cheap to build and to clone; holds no per-connection state.
+/// Validates server certificates. Cheap to build and to clone; holds no per-connection state
+/// (a [`ChainCache`] it is given is shared data, keyed by everything that decides a path).
 #[derive(Debug, Clone)]
 pub struct Verifier {
     trust: Trust,
     revocation: Revocation,
     max_intermediates: usize,
     leaf_key_usage: u16,
+    chains: ChainCache,
 }
 
 impl Verifier {
@@ -129,7 +132,16 @@ impl Verifier {
             revocation: Revocation::CheckStaple,
             max_intermediates: MAX_INTERMEDIATES,
             leaf_key_usage: ku::DIGITAL_SIGNATURE,
+            chains: ChainCache::disabled(),
         }
+    }
+
+    /// Remembers validated chains in `cache` and answers later validations of the same chain
+    /// under the same settings from it (time, name and staple still checked each time; see
+    /// [`ChainCache`]). Off by default.
+    pub fn chain_cache(mut self, cache: ChainCache) -> Verifier {
+        self.chains = cache;
+        self
     }
 
     /// Sets the revocation policy.
@@ -200,6 +212,9 @@ impl Verifier {
             .map(Outcome::Verified)
     }
 
+    /// [`Verifier::build_path`] through the chain cache: a current entry answers without
+    /// building the path; a fresh validation that fully succeeds with final signature answers
+    /// is remembered. Only final verdicts are counted.
     fn verify_path(
         &self,
         certs: &ServerCertificates<'_>,
@@ -208,6 +223,66 @@ impl Verifier {
         anchors: &dyn AnchorLookup,
         pins: Option<&[SpkiHash]>,
     ) -> Result<Verified, Error> {
+        let key = self
+            .chains
+            .is_enabled()
+            .then(|| self.cache_key(certs.chain));
+        if let Some(key) = &key {
+            if let Some(path) = self.chains.get(key, certs.now) {
+                let r = self.finish(&path.leaf, &path.issuer, certs, name, sigs);
+                if !sigs.provisional() {
+                    self.chains.count_hit();
+                }
+                return r.map(|staple| Verified {
+                    path_len: path.path_len,
+                    anchor_subject: path.anchor_subject.clone(),
+                    staple,
+                    insecure: false,
+                    leaf_spki: path.leaf.spki.clone(),
+                });
+            }
+        }
+        let r = self.build_path(certs, name, sigs, anchors, pins);
+        if let Some(key) = key.filter(|_| !sigs.provisional()) {
+            self.chains.count_miss();
+            return r.map(|(v, path)| {
+                self.chains.insert(key, path);
+                v
+            });
+        }
+        r.map(|(v, _)| v)
+    }
+
+    /// What a chain-cache entry is filed under: these settings and the exact chain.
+    fn cache_key(&self, chain: &[&[u8]]) -> ChainKey {
+        let mut h = KeyHasher::new();
+        self.trust.cache_id(&mut h);
+        let revocation: &[u8] = match self.revocation {
+            Revocation::CheckStaple => b"check-staple\0",
+            Revocation::RequireStaple => b"require-staple\0",
+        };
+        h.bytes(revocation);
+        let max = u64::try_from(self.max_intermediates).unwrap_or(u64::MAX);
+        h.bytes(&max.to_be_bytes());
+        h.bytes(&self.leaf_key_usage.to_be_bytes());
+        let n = u64::try_from(chain.len()).unwrap_or(u64::MAX);
+        h.bytes(&n.to_be_bytes());
+        for der in chain {
+            h.prefixed(der);
+        }
+        h.finish()
+    }
+
+    /// Builds and validates the path, then [`Verifier::finish`]es: the verdict and, for the
+    /// cache, the path's facts.
+    fn build_path(
+        &self,
+        certs: &ServerCertificates<'_>,
+        name: &ServerName,
+        sigs: &dyn SignatureVerifier,
+        anchors: &dyn AnchorLookup,
+        pins: Option<&[SpkiHash]>,
+    ) -> Result<(Verified, CachedPath), Error> {
         let mut parsed = certs
             .chain
             .iter()
@@ -233,30 +308,52 @@ impl Verifier {
             budget: Budget::new(),
         };
         let path = builder.build(&leaf)?;
-        check_name(&leaf, name)?;
         let issuer = path.certs.get(1).ok_or(Error::Untrusted)?;
-        let staple = match certs.ocsp_staple {
-            Some(der) => {
-                let resp = OcspResponse::from_der(der)?;
-                StapleStatus::Good(resp.check(&leaf, issuer, certs.now, sigs)?)
-            }
-            None if self.revocation == Revocation::RequireStaple => {
-                return Err(Error::OcspStapleRequired)
-            }
-            None => StapleStatus::None,
-        };
+        let staple = self.finish(&leaf, issuer, certs, name, sigs)?;
         let anchor_subject = path
             .certs
             .last()
             .map(|c| c.subject.clone())
             .unwrap_or_default();
-        Ok(Verified {
+        let verified = Verified {
             path_len: path.certs.len(),
-            anchor_subject,
+            anchor_subject: anchor_subject.clone(),
             staple,
             insecure: false,
             leaf_spki: leaf.spki.clone(),
-        })
+        };
+        let cached = CachedPath {
+            issuer: Arc::clone(issuer),
+            path_len: path.certs.len(),
+            anchor_subject,
+            not_before: path.certs.iter().map(|c| c.not_before).max().unwrap_or(0),
+            not_after: path.certs.iter().map(|c| c.not_after).min().unwrap_or(0),
+            leaf,
+        };
+        Ok((verified, cached))
+    }
+
+    /// What is checked on every use of a valid path, cached or just built: the name against
+    /// the leaf, and the staple (the connection's own input) against leaf and issuer.
+    fn finish(
+        &self,
+        leaf: &Certificate,
+        issuer: &Certificate,
+        certs: &ServerCertificates<'_>,
+        name: &ServerName,
+        sigs: &dyn SignatureVerifier,
+    ) -> Result<StapleStatus, Error> {
+        check_name(leaf, name)?;
+        match certs.ocsp_staple {
+            Some(der) => {
+                let resp = OcspResponse::from_der(der)?;
+                Ok(StapleStatus::Good(
+                    resp.check(leaf, issuer, certs.now, sigs)?,
+                ))
+            }
+            None if self.revocation == Revocation::RequireStaple => Err(Error::OcspStapleRequired),
+            None => Ok(StapleStatus::None),
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! Synthetic certificates and OCSP responses, built with the shared DER writer and signed with
 //! fresh ring keys: the structure rules of the strict parser (one rule per case, exact error),
-//! path checks a real PKI rarely trips, trust and verifier configuration errors, and stapled
-//! OCSP in all its shapes (CertID hashes, responder by key, delegated responders, windows).
+//! path checks a real PKI rarely trips, trust and verifier configuration errors, stapled
+//! OCSP in all its shapes (CertID hashes, responder by key, delegated responders, windows),
+//! and the verified-chain cache (what it skips, and what it still checks on every use).
 
 #![cfg(not(target_arch = "wasm32"))] // ring and the openssl CLI: native only
 #![allow(
@@ -17,14 +18,17 @@
 
 mod support;
 
+use std::cell::Cell;
+
 use burrow_x509::{
-    certificates_from_pem, format_pin, parse_rfc3339, spki_sha256, Certificate, CryptoVerifier,
-    Error, OcspResponse, Outcome, ServerCertificates, ServerName, SignatureFailure,
-    SignatureRequest, SignatureVerifier, StapleStatus, Trust, Verified, Verifier, MAX_CERT_LEN,
-    MAX_OCSP_LEN, MAX_PEM_BLOCKS, MAX_PRESENTED_CERTS,
+    certificates_from_pem, format_pin, parse_rfc3339, spki_sha256, AnswerBook, Certificate,
+    ChainCache, ChainCacheStats, CryptoVerifier, Error, OcspResponse, Outcome, Revocation,
+    ServerCertificates, ServerName, SignatureFailure, SignatureRequest, SignatureVerifier,
+    StapleStatus, Trust, Verified, Verifier, MAX_CACHED_CHAINS, MAX_CERT_LEN, MAX_OCSP_LEN,
+    MAX_PEM_BLOCKS, MAX_PRESENTED_CERTS,
 };
-use support::der::{bit_string, cn_name, ext, octets, oid, oids, seq, tlv, validity};
-use support::keys::{cert, ec256_key, signed, Key};
+use support::der::{bit_string, cn_name, ext, octets, oid, oids, seq, tlv, validity, validity_utc};
+use support::keys::{cert, cert_valid, ec256_key, signed, Key};
 
 // ---- certificates ----
 
@@ -105,6 +109,26 @@ impl Ca {
         let mut exts = vec![ca_basic(), ski(&spki), aki(&self.key.spki())];
         exts.extend_from_slice(extra);
         let der = cert(&[0x02], &self.name, &name, &spki, &exts, &self.key);
+        Ca { key, name, der }
+    }
+
+    /// [`Ca::intermediate`] (no extra extensions) valid only from `not_before` to
+    /// `not_after` (UTCTime).
+    fn intermediate_valid(&self, cn: &str, not_before: &str, not_after: &str) -> Ca {
+        let key = ec256_key();
+        let name = cn_name(cn);
+        let spki = key.spki();
+        let exts = vec![ca_basic(), ski(&spki), aki(&self.key.spki())];
+        let validity = validity_utc(not_before, not_after);
+        let der = cert_valid(
+            &[0x03],
+            &self.name,
+            &name,
+            &spki,
+            &exts,
+            &self.key,
+            &validity,
+        );
         Ca { key, name, der }
     }
 
@@ -1059,4 +1083,479 @@ fn ocsp_structure_rules() {
     ]);
     let tbs = response_data(&name, &[single(&no_params, GOOD, NEXT, &[])], &[]);
     assert!(pki.check(&with_tbs(&tbs)).is_ok());
+}
+
+// ---- the verified-chain cache ----
+
+/// CryptoVerifier, counting the signatures it is asked to check.
+#[derive(Default)]
+struct Counting(Cell<usize>);
+
+impl Counting {
+    /// The count so far, reset.
+    fn take(&self) -> usize {
+        self.0.replace(0)
+    }
+}
+
+impl SignatureVerifier for Counting {
+    fn verify(&self, req: &SignatureRequest<'_>) -> Result<(), SignatureFailure> {
+        self.0.set(self.0.get() + 1);
+        CryptoVerifier.verify(req)
+    }
+}
+
+fn at(t: &str) -> i64 {
+    parse_rfc3339(t).unwrap()
+}
+
+fn verified(o: Result<Outcome, Error>) -> Result<Verified, Error> {
+    match o? {
+        Outcome::Verified(ok) => Ok(ok),
+        Outcome::Decide(_) => panic!("unexpected custom decision"),
+    }
+}
+
+/// One validation of `chain` for `host` at `when`, its signatures counted by `sigs`.
+fn judge(
+    v: &Verifier,
+    chain: &[&[u8]],
+    staple: Option<&[u8]>,
+    host: &str,
+    when: i64,
+    sigs: &Counting,
+) -> Result<Verified, Error> {
+    let certs = ServerCertificates {
+        chain,
+        ocsp_staple: staple,
+        now: when,
+    };
+    verified(v.verify(&certs, &ServerName::parse(host)?, sigs))
+}
+
+/// Root, intermediate, and a leaf for `host` under the intermediate.
+struct ThreeLevels {
+    root: Ca,
+    inter: Ca,
+    leaf: Vec<u8>,
+}
+
+impl ThreeLevels {
+    fn new(host: &str) -> ThreeLevels {
+        let root = Ca::root("Cache Root");
+        let inter = root.intermediate("Cache Intermediate", &[]);
+        let leaf = inter.leaf(host);
+        ThreeLevels { root, inter, leaf }
+    }
+
+    /// What the server sends: leaf, intermediate.
+    fn chain(&self) -> [&[u8]; 2] {
+        [&self.leaf, &self.inter.der]
+    }
+
+    /// A verifier (a new connection's) trusting the root, sharing `cache`.
+    fn verifier(&self, cache: &ChainCache) -> Verifier {
+        Verifier::new(self.root.trust()).chain_cache(cache.clone())
+    }
+}
+
+#[test]
+fn chain_cache_hit_skips_path_building_and_the_chains_signatures() {
+    let pki = ThreeLevels::new("host.example");
+    let cache = ChainCache::new();
+    let sigs = Counting::default();
+    let first = judge(
+        &pki.verifier(&cache),
+        &pki.chain(),
+        None,
+        "host.example",
+        now(),
+        &sigs,
+    )
+    .unwrap();
+    assert_eq!(
+        sigs.take(),
+        2,
+        "the leaf's and the intermediate's signatures"
+    );
+    let s = cache.stats();
+    assert_eq!((s.hits, s.misses, s.entries), (0, 1, 1));
+    for round in 1..=3 {
+        let again = judge(
+            &pki.verifier(&cache),
+            &pki.chain(),
+            None,
+            "host.example",
+            now(),
+            &sigs,
+        )
+        .unwrap();
+        assert_eq!(sigs.take(), 0, "a hit checks no certificate signature");
+        assert_eq!(cache.stats().hits, round);
+        // The same report as the validation that built the path.
+        assert_eq!(again.path_len, 3);
+        assert_eq!(again.path_len, first.path_len);
+        assert_eq!(again.anchor_subject, pki.root.name);
+        assert_eq!(again.anchor_subject, first.anchor_subject);
+        assert_eq!(again.leaf_spki, first.leaf_spki);
+        assert_eq!((again.staple, again.insecure), (StapleStatus::None, false));
+    }
+    // Without a cache, or with a disabled one, every validation checks both.
+    for v in [
+        Verifier::new(pki.root.trust()),
+        Verifier::new(pki.root.trust()).chain_cache(ChainCache::disabled()),
+    ] {
+        for _ in 0..2 {
+            judge(&v, &pki.chain(), None, "host.example", now(), &sigs).unwrap();
+            assert_eq!(sigs.take(), 2);
+        }
+    }
+    assert_eq!(cache.stats().misses, 1);
+    // Cleared: built again.
+    cache.clear();
+    assert!(cache.is_empty());
+    judge(
+        &pki.verifier(&cache),
+        &pki.chain(),
+        None,
+        "host.example",
+        now(),
+        &sigs,
+    )
+    .unwrap();
+    assert_eq!(sigs.take(), 2);
+}
+
+#[test]
+fn chain_cache_checks_the_time_on_every_hit() {
+    // The intermediate expires (2030) ten years before the leaf: the cached window is the
+    // whole path's.
+    let root = Ca::root("Cache Root");
+    let inter = root.intermediate_valid("Short Intermediate", "200101000000Z", "300101000000Z");
+    let leaf = inter.leaf("host.example");
+    let chain: [&[u8]; 2] = [&leaf, &inter.der];
+    let cache = ChainCache::new();
+    let v = Verifier::new(root.trust()).chain_cache(cache.clone());
+    let uncached = Verifier::new(root.trust());
+    let sigs = Counting::default();
+    let host = "host.example";
+    for (when, error) in [
+        ("2030-01-01T00:00:01Z", Error::Expired),
+        ("2035-06-01T00:00:00Z", Error::Expired),
+        ("2041-01-01T00:00:00Z", Error::Expired),
+        ("2019-12-31T23:59:59Z", Error::NotYetValid),
+    ] {
+        judge(&v, &chain, None, host, now(), &sigs).unwrap();
+        assert_eq!(cache.len(), 1);
+        let expected = judge(&uncached, &chain, None, host, at(when), &sigs).unwrap_err();
+        assert_eq!(expected, error, "{when}, uncached");
+        assert_eq!(
+            judge(&v, &chain, None, host, at(when), &sigs).unwrap_err(),
+            expected,
+            "{when}: a cached chain fails as an uncached one"
+        );
+        assert!(cache.is_empty(), "{when}: the stale entry is dropped");
+    }
+    // The window's edges are inside it, as uncached.
+    judge(&v, &chain, None, host, now(), &sigs).unwrap();
+    sigs.take();
+    for when in ["2030-01-01T00:00:00Z", "2020-01-01T00:00:00Z"] {
+        judge(&v, &chain, None, host, at(when), &sigs).unwrap();
+        assert_eq!(sigs.take(), 0, "{when}: a hit");
+    }
+}
+
+#[test]
+fn chain_cache_checks_the_name_on_every_hit() {
+    let pki = ThreeLevels::new("*.cache.example");
+    let cache = ChainCache::new();
+    let sigs = Counting::default();
+    let run = |host: &str| {
+        judge(
+            &pki.verifier(&cache),
+            &pki.chain(),
+            None,
+            host,
+            now(),
+            &sigs,
+        )
+    };
+    run("a.cache.example").unwrap();
+    assert_eq!(sigs.take(), 2);
+    // The same chain behind another name the leaf covers: a hit.
+    run("b.cache.example").unwrap();
+    assert_eq!(sigs.take(), 0);
+    // Names it does not cover are refused although the chain is cached, as uncached.
+    for host in [
+        "other.example",
+        "x.b.cache.example",
+        "cache.example",
+        "127.0.0.1",
+    ] {
+        let uncached = judge(
+            &Verifier::new(pki.root.trust()),
+            &pki.chain(),
+            None,
+            host,
+            now(),
+            &sigs,
+        );
+        assert_eq!(uncached.unwrap_err(), Error::NameMismatch, "{host}");
+        sigs.take();
+        assert_eq!(run(host).unwrap_err(), Error::NameMismatch, "{host}");
+        assert_eq!(sigs.take(), 0, "{host}: answered from the cache");
+    }
+    assert_eq!(cache.stats().hits, 5);
+}
+
+#[test]
+fn chain_cache_keys_on_every_trust_setting() {
+    let pki = ThreeLevels::new("host.example");
+    let other = Ca::root("Other Root");
+    let cache = ChainCache::new();
+    let sigs = Counting::default();
+    let chain = pki.chain();
+    let run = |v: Verifier| {
+        let r = judge(
+            &v.chain_cache(cache.clone()),
+            &chain,
+            None,
+            "host.example",
+            now(),
+            &sigs,
+        );
+        (r, sigs.take())
+    };
+    let (r, n) = run(Verifier::new(pki.root.trust()));
+    assert_eq!((r.is_ok(), n), (true, 2));
+    let (r, n) = run(Verifier::new(pki.root.trust()));
+    assert_eq!(
+        (r.is_ok(), n),
+        (true, 0),
+        "the same settings (anchors parsed anew): a hit"
+    );
+    // Trust that does not reach the chain's root refuses it, cached or not.
+    let (r, _) = run(Verifier::new(other.trust()));
+    assert_eq!(r.unwrap_err(), Error::Untrusted);
+    let (r, _) = run(Verifier::new(Trust::system()));
+    assert_eq!(r.unwrap_err(), Error::Untrusted);
+    // Other anchors that do reach it: their own entry.
+    let both = Trust::anchors_der(&[&pki.root.der, &other.der]).unwrap();
+    let (r, n) = run(Verifier::new(both));
+    assert_eq!((r.is_ok(), n), (true, 2));
+    // Pins: one on the path (its own entry), one that is not (refused).
+    let pin = format_pin(&spki_sha256(&pki.inter.key.spki()));
+    let (r, n) = run(Verifier::new(pki.root.trust().pinned(&[&pin]).unwrap()));
+    assert_eq!((r.is_ok(), n), (true, 2));
+    let wrong = format_pin(&spki_sha256(&other.key.spki()));
+    let (r, _) = run(Verifier::new(pki.root.trust().pinned(&[&wrong]).unwrap()));
+    assert!(matches!(r, Err(Error::PinMismatch(_))), "{r:?}");
+    // The revocation policy, the intermediate cap, the leaf's KeyUsage rule.
+    let (r, n) = run(Verifier::new(pki.root.trust()).revocation(Revocation::RequireStaple));
+    assert_eq!((r.unwrap_err(), n), (Error::OcspStapleRequired, 2));
+    let (r, _) = run(Verifier::new(pki.root.trust()).max_intermediates(0));
+    assert_eq!(r.unwrap_err(), Error::PathTooLong);
+    let (r, n) = run(Verifier::new(pki.root.trust()).leaf_key_usage(0));
+    assert_eq!((r.is_ok(), n), (true, 2));
+    // Trust that validates nothing caches nothing.
+    let (r, n) = run(Verifier::new(Trust::insecure_accept_any_certificate()));
+    assert_eq!((r.is_ok(), n), (true, 0));
+    // Root, root + other, pinned, KeyUsage 0.
+    assert_eq!(cache.len(), 4);
+    assert_eq!(cache.stats().hits, 1);
+}
+
+#[test]
+fn chain_cache_keys_on_the_exact_chain() {
+    let pki = ThreeLevels::new("host.example");
+    let cache = ChainCache::new();
+    let sigs = Counting::default();
+    let v = pki.verifier(&cache);
+    let run = |chain: &[&[u8]]| {
+        let r = judge(&v, chain, None, "host.example", now(), &sigs);
+        (r, sigs.take())
+    };
+    let (r, n) = run(&pki.chain());
+    assert_eq!((r.is_ok(), n), (true, 2));
+    // Another leaf under the same intermediate.
+    let (_, other_leaf) = pki.inter.leaf_with(&[0x10, 0x02], "host.example", &[]);
+    let (r, n) = run(&[&other_leaf, &pki.inter.der]);
+    assert_eq!((r.is_ok(), n), (true, 2));
+    // The same certificates and the root as well; in another order.
+    let (r, n) = run(&[&pki.leaf, &pki.inter.der, &pki.root.der]);
+    assert_eq!((r.is_ok(), n), (true, 2));
+    let (r, n) = run(&[&pki.leaf, &pki.root.der, &pki.inter.der]);
+    assert_eq!((r.is_ok(), n), (true, 2));
+    // The cached leaf without its intermediate: no path.
+    let (r, _) = run(&[&pki.leaf]);
+    assert_eq!(r.unwrap_err(), Error::Untrusted);
+    assert_eq!(cache.len(), 4);
+    let (r, n) = run(&pki.chain());
+    assert_eq!((r.is_ok(), n), (true, 0));
+}
+
+#[test]
+fn chain_cache_holds_at_most_its_bound() {
+    let root = Ca::root("Bound Root");
+    let cache = ChainCache::new();
+    let v = Verifier::new(root.trust()).chain_cache(cache.clone());
+    let sigs = Counting::default();
+    let leaves: Vec<Vec<u8>> = (0..=MAX_CACHED_CHAINS)
+        .map(|i| {
+            let serial = [0x20, (i >> 8) as u8, i as u8];
+            root.leaf_with(&serial, "host.example", &[]).1
+        })
+        .collect();
+    let run = |leaf: &Vec<u8>| {
+        judge(&v, &[leaf], None, "host.example", now(), &sigs).unwrap();
+        sigs.take()
+    };
+    for leaf in &leaves {
+        assert_eq!(run(leaf), 1);
+        assert!(cache.len() <= MAX_CACHED_CHAINS);
+    }
+    assert_eq!(cache.len(), MAX_CACHED_CHAINS);
+    // The oldest went first: the newest still hits, the first is built again (and pushes
+    // out the second).
+    assert_eq!(run(&leaves[MAX_CACHED_CHAINS]), 0);
+    assert_eq!(run(&leaves[2]), 0);
+    assert_eq!(run(&leaves[0]), 1);
+    assert_eq!(run(&leaves[1]), 1);
+    assert_eq!(run(&leaves[0]), 0);
+    assert_eq!(cache.len(), MAX_CACHED_CHAINS);
+}
+
+#[test]
+fn failed_validations_are_not_cached() {
+    let pki = ThreeLevels::new("host.example");
+    let cache = ChainCache::new();
+    let sigs = Counting::default();
+    let v = pki.verifier(&cache);
+    // The leaf's signature broken (its last byte).
+    let mut forged = pki.leaf.clone();
+    *forged.last_mut().unwrap() ^= 1;
+    for _ in 0..2 {
+        let r = judge(
+            &v,
+            &[&forged, &pki.inter.der],
+            None,
+            "host.example",
+            now(),
+            &sigs,
+        );
+        assert_eq!(r.unwrap_err(), Error::BadSignature);
+        assert_eq!(sigs.take(), 2, "checked again: a failure is not remembered");
+    }
+    // A good chain refused for its name, or for a missing staple, is not remembered either.
+    let r = judge(&v, &pki.chain(), None, "other.example", now(), &sigs);
+    assert_eq!(r.unwrap_err(), Error::NameMismatch);
+    let strict = Verifier::new(pki.root.trust())
+        .revocation(Revocation::RequireStaple)
+        .chain_cache(cache.clone());
+    let r = judge(&strict, &pki.chain(), None, "host.example", now(), &sigs);
+    assert_eq!(r.unwrap_err(), Error::OcspStapleRequired);
+    assert!(cache.is_empty());
+    sigs.take();
+    judge(&v, &pki.chain(), None, "host.example", now(), &sigs).unwrap();
+    assert_eq!(sigs.take(), 2, "the first success builds the path");
+    let s = cache.stats();
+    assert_eq!((s.hits, s.misses, s.entries), (0, 5, 1));
+}
+
+#[test]
+fn chain_cache_keeps_only_final_answers() {
+    let pki = ThreeLevels::new("host.example");
+    let cache = ChainCache::new();
+    let v = pki.verifier(&cache);
+    let chain = pki.chain();
+    let certs = ServerCertificates {
+        chain: &chain,
+        ocsp_staple: None,
+        now: now(),
+    };
+    let name = ServerName::parse("host.example").unwrap();
+    // A first round accepts both signatures for now: nothing remembered, nothing counted.
+    let book = AnswerBook::new();
+    assert!(verified(v.verify(&certs, &name, &book)).is_ok());
+    let pending = book.take_pending();
+    assert_eq!(pending.len(), 2);
+    assert_eq!(cache.stats(), ChainCacheStats::default());
+    // Answered "invalid": the final verdict fails, and is not remembered.
+    for p in &pending {
+        book.answer(p, Err(SignatureFailure::Invalid));
+    }
+    assert_eq!(
+        verified(v.verify(&certs, &name, &book)).unwrap_err(),
+        Error::BadSignature
+    );
+    assert!(book.take_pending().is_empty());
+    assert!(cache.is_empty());
+    // Answered truly: the final round is remembered, and a new book's first round is final.
+    let book = AnswerBook::new();
+    assert!(verified(v.verify(&certs, &name, &book)).is_ok());
+    assert!(cache.is_empty());
+    for p in book.take_pending() {
+        book.answer(&p, CryptoVerifier.verify(&p.as_request()));
+    }
+    assert!(verified(v.verify(&certs, &name, &book)).is_ok());
+    assert!(book.take_pending().is_empty());
+    assert_eq!(cache.len(), 1);
+    let fresh = AnswerBook::new();
+    assert!(verified(v.verify(&certs, &name, &fresh)).is_ok());
+    assert!(
+        fresh.take_pending().is_empty(),
+        "a hit asks for no signature"
+    );
+    let s = cache.stats();
+    assert_eq!((s.hits, s.misses), (1, 2));
+}
+
+#[test]
+fn chain_cache_judges_the_staple_on_every_hit() {
+    let pki = OcspPki::new();
+    let cache = ChainCache::new();
+    let sigs = Counting::default();
+    let v = Verifier::new(pki.root.trust()).chain_cache(cache.clone());
+    let uncached = Verifier::new(pki.root.trust());
+    let chain: [&[u8]; 1] = [&pki.leaf_der];
+    let host = "host.example";
+    let good = pki.simple(GOOD, NEXT);
+    let revoked = pki.simple(
+        &tlv(
+            0xa1,
+            &[gtime("20261201000000Z"), tlv(0xa0, &[0x0a, 0x01, 0x01])].concat(),
+        ),
+        NEXT,
+    );
+    let first = judge(&v, &chain, Some(&good), host, now(), &sigs).unwrap();
+    assert!(matches!(first.staple, StapleStatus::Good(_)));
+    assert_eq!(sigs.take(), 2, "the leaf's signature and the staple's");
+    // On a hit the staple of this connection is judged: good, revoked, absent, stale.
+    let again = judge(&v, &chain, Some(&good), host, now(), &sigs).unwrap();
+    assert_eq!(again.staple, first.staple);
+    assert_eq!(sigs.take(), 1, "the staple's signature only");
+    assert_eq!(
+        judge(&v, &chain, Some(&revoked), host, now(), &sigs).unwrap_err(),
+        Error::OcspRevoked
+    );
+    let none = judge(&v, &chain, None, host, now(), &sigs).unwrap();
+    assert_eq!(none.staple, StapleStatus::None);
+    let late = at("2027-02-01T00:00:00Z");
+    let stale = judge(&uncached, &chain, Some(&good), host, late, &sigs).unwrap_err();
+    assert_eq!(stale, Error::OcspStale);
+    assert_eq!(
+        judge(&v, &chain, Some(&good), host, late, &sigs).unwrap_err(),
+        stale
+    );
+    assert_eq!(cache.stats().hits, 4);
+    // A required staple is required on a hit too.
+    let strict = Verifier::new(pki.root.trust())
+        .revocation(Revocation::RequireStaple)
+        .chain_cache(cache.clone());
+    judge(&strict, &chain, Some(&good), host, now(), &sigs).unwrap();
+    assert_eq!(
+        judge(&strict, &chain, None, host, now(), &sigs).unwrap_err(),
+        Error::OcspStapleRequired
+    );
+    assert_eq!(cache.stats().hits, 5);
 }

@@ -99,8 +99,13 @@ pub(crate) fn settings() -> TlsSettings {
 
 /// A fresh wire to the scripted server for `origin.test`, nothing sent yet.
 pub(crate) fn wire() -> Rc<RefCell<Wire>> {
+    wire_to(ServerConfig::new("origin.test"))
+}
+
+/// A fresh wire to the scripted server configured so, nothing sent yet.
+pub(crate) fn wire_to(config: ServerConfig) -> Rc<RefCell<Wire>> {
     Rc::new(RefCell::new(Wire {
-        server: Tls13Server::new(ServerConfig::new("origin.test")),
+        server: Tls13Server::new(config),
         block_writes: false,
         blocked_writes: 0,
         flip_last_byte: false,

@@ -15,7 +15,15 @@ pub fn cn_name(cn: &str) -> Vec<u8> {
 
 /// 2020-01-01 .. 2040-01-01 (UTCTime).
 pub fn validity() -> Vec<u8> {
-    seq(&[&tlv(0x17, b"200101000000Z"), &tlv(0x17, b"400101000000Z")])
+    validity_utc("200101000000Z", "400101000000Z")
+}
+
+/// A Validity of two UTCTimes (`YYMMDDHHMMSSZ`).
+pub fn validity_utc(not_before: &str, not_after: &str) -> Vec<u8> {
+    seq(&[
+        &tlv(0x17, not_before.as_bytes()),
+        &tlv(0x17, not_after.as_bytes()),
+    ])
 }
 
 /// One Extension: extnID, critical (only when true: DER), extnValue OCTET STRING.

@@ -130,13 +130,26 @@ pub fn cert(
     exts: &[Vec<u8>],
     key: &Key,
 ) -> Vec<u8> {
+    cert_valid(serial, issuer, subject, spki, exts, key, &validity())
+}
+
+/// [`cert`] with this Validity (`der::validity_utc`).
+pub fn cert_valid(
+    serial: &[u8],
+    issuer: &[u8],
+    subject: &[u8],
+    spki: &[u8],
+    exts: &[Vec<u8>],
+    key: &Key,
+    validity: &[u8],
+) -> Vec<u8> {
     let alg = key.alg();
     let tbs = seq(&[
         &tlv(0xa0, &tlv(0x02, &[2])),
         &tlv(0x02, serial),
         &alg,
         issuer,
-        &validity(),
+        validity,
         subject,
         spki,
         &tlv(
