@@ -45,6 +45,20 @@ function parseArgs(argv) {
   return o;
 }
 
+/** Puts the package's wasm with its function names (script/build-worker leaves a copy in
+ * target/worker-named/) in place of the stripped one in the run's modules, so the profile names
+ * wasm frames. Refused unless its glue is byte for byte the package's (the same build). */
+function namedWasm(runDir, wasm) {
+  const named = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, "target"), "worker-named");
+  const glue = (dir) => fs.readFileSync(path.join(dir, "burrow_worker.js"));
+  if (!fs.existsSync(path.join(named, "burrow_worker_bg.wasm")) || !glue(named).equals(glue(path.join(root, "worker", "build")))) {
+    throw new Error(`no named copy of worker/build's wasm in ${named} from the same build: run script/build-worker`);
+  }
+  const rel = "worker/build/burrow_worker_bg.wasm";
+  if (!wasm.some((w) => w.rel === rel)) throw new Error(`the bench Worker does not import ${rel}`);
+  fs.copyFileSync(path.join(named, "burrow_worker_bg.wasm"), path.join(runDir, "modules", rel));
+}
+
 /** A Chrome DevTools protocol session over the inspector's WebSocket. */
 async function devtools(inspector) {
   const targets = await (await fetch(`http://${inspector}/json/list`)).json();
@@ -87,6 +101,7 @@ async function main() {
   let cdp = null;
   try {
     const snap = snapshotModules(root, runDir, peers.ca);
+    namedWasm(runDir, snap.wasm);
     session = await startWorkerd({ root, runDir, modules: snap.modules, inspect: true });
     cdp = await devtools(session.inspector);
     const q = query(row, row.n, ctx);
