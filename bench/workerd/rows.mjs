@@ -44,6 +44,9 @@ const routes = {
   // Every AES-GCM record through WebCrypto (tls.inlineRecordBytes: 0), as before small records
   // stayed in wasm: the same run's before and after.
   "CONNECT h2, every record in WebCrypto": { proxy: "HTTP_PROXY", http2: true, inlineRecordBytes: 0 },
+  // A full handshake (no ticket: sessionCache "client") to a chain this isolate has already
+  // validated (chainCache "isolate", the default): what the verified-chain cache saves.
+  "CONNECT h2, chain already verified": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client", chainCache: "isolate" },
   // The same job without the pool: a new client, so a new connection, per request.
   "CONNECT h2, new connection": { proxy: "HTTP_PROXY", http2: true, sessionCache: "client" },
   // WebSockets (HTTP/1.1 Upgrade, wss:// to bench/workerd/wsecho.mjs): a server that agrees
@@ -71,6 +74,9 @@ export function measurements() {
   // chainCache "client"), so no client resumes or skips what the one before it did.
   const first = { sessionCache: "client", chainCache: "client" };
   for (const route of [...proxied, "CONNECT h2, every record in WebCrypto"]) rows.push(burrow("new-1k", route, { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "none", n: 12, ...first }));
+  // The same full handshakes, the chain already in the isolate's cache (a client before them
+  // validated it, in this call and every call before).
+  rows.push(burrow("new-1k", "CONNECT h2, chain already verified", { op: "fetch", peer: "DEF", file: "1k", reuse: 1, prime: "other", n: 12 }));
   for (const route of ["direct h2", "direct h1"]) rows.push(burrow("new-16k-direct", route, { op: "fetch", peer: "TLS13", file: "16k", reuse: 1, prime: "none", n: 16, ...first }));
   // The isolate's session cache (the default): each new client resumes the session the one
   // before it made.
