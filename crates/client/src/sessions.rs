@@ -121,21 +121,20 @@ impl SessionScope {
     pub(crate) fn of(config: &ClientConfig) -> SessionScope {
         let t = &config.tls;
         let mut h = Hashed::new();
-        // Debug output is streamed into the hash (a large `trust: { ca }` bundle is never
-        // formatted into a string); it only has to be the same within one process.
-        // The trust's certificates go in as bytes: their Debug form formats every byte as a
-        // number, which cost ~0.1 ms per client for one PEM in workerd (profile, 2026-12-07).
+        // The trust's certificates go in as length-framed bytes (their Debug form formats
+        // every byte as a number: ~0.1 ms per client for one PEM in workerd, profile of
+        // 2026-12-07); the other settings' Debug output is streamed into the hash, which only
+        // has to be the same within one process.
         match &t.trust {
             Trust::AnchorsPem(pems) => {
                 h.bytes(b"anchors");
                 for pem in pems {
-                    let _ = write!(h, ":{}:", pem.len());
-                    h.bytes(pem);
+                    h.framed(pem);
                 }
             }
             Trust::PinnedLeaf(der) => {
-                let _ = write!(h, "leaf:{}:", der.len());
-                h.bytes(der);
+                h.bytes(b"leaf");
+                h.framed(der);
             }
             other => {
                 let _ = write!(h, "{other:?}");
@@ -158,8 +157,7 @@ impl SessionScope {
         for cert in [&t.client_cert, &config.proxy_tls.client_cert] {
             h.bytes(b"\0cert");
             for der in cert.iter().flat_map(|c| c.chain()) {
-                let _ = write!(h, "{}:", der.len());
-                h.bytes(der);
+                h.framed(der);
             }
         }
         SessionScope(h.finish())
@@ -176,6 +174,12 @@ impl Hashed {
 
     fn bytes(&mut self, b: &[u8]) {
         self.0.update(b);
+    }
+
+    /// `b` preceded by its length, so that where one item ends is part of the digest.
+    fn framed(&mut self, b: &[u8]) {
+        let _ = write!(self, ":{}:", b.len());
+        self.bytes(b);
     }
 
     fn finish(self) -> [u8; 32] {
