@@ -69,7 +69,9 @@ impl Group {
 }
 
 /// A private key share; every variant wipes itself when dropped (x25519-dalek and ml-kem with
-/// their `zeroize` features, the NIST scalars through `Zeroizing`).
+/// their `zeroize` features, the NIST scalars through `Zeroizing`). Cloneable only in fuzzer
+/// mode, for [`fuzz_memo`]: elsewhere a private key has exactly one owner.
+#[cfg_attr(fuzzing, derive(Clone))]
 enum Secret {
     X25519(x25519_dalek::StaticSecret),
     P256(Zeroizing<p256::NonZeroScalar>),
@@ -82,6 +84,7 @@ enum Secret {
 }
 
 /// A client's private key share for one group.
+#[cfg_attr(fuzzing, derive(Clone))]
 pub struct KeyShare {
     group: Group,
     secret: Secret,
@@ -144,6 +147,14 @@ impl KeyShare {
     /// that a uniformly random seed is almost never refused.
     /// X25519MLKEM768: ML-KEM `d || z` (64 bytes) then the X25519 private key (32 bytes).
     pub fn from_seed(group: Group, seed: &[u8]) -> Result<Self, CryptoError> {
+        #[cfg(fuzzing)]
+        return fuzz_memo::from_seed(group, seed);
+        #[cfg(not(fuzzing))]
+        Self::derive(group, seed)
+    }
+
+    /// [`KeyShare::from_seed`]'s work: the private key from the seed, the public key from it.
+    fn derive(group: Group, seed: &[u8]) -> Result<Self, CryptoError> {
         if seed.len() != group.seed_len() {
             return Err(CryptoError::BadKeyLength);
         }
@@ -260,4 +271,46 @@ impl KeyShare {
 pub fn x25519(scalar: &[u8], u: &[u8]) -> Result<SharedSecret, CryptoError> {
     let s = x25519_secret(scalar)?;
     Ok(SharedSecret(Zeroizing::new(x25519_dh(&s, u)?.to_vec())))
+}
+
+/// Fuzzer mode (`--cfg fuzzing`, set by cargo-fuzz only): the connection fuzz targets draw
+/// their randomness from a fixed pool, so every input makes the same few key shares, and making
+/// them was 27 % of `tls13_connection`'s time (perf, 2026-12-07). The last few are kept per
+/// thread and cloned; the result is the one [`KeyShare::derive`] gives for the same seed.
+#[cfg(fuzzing)]
+mod fuzz_memo {
+    use super::{CryptoError, Group, KeyShare};
+    use std::cell::RefCell;
+    use zeroize::Zeroizing;
+
+    /// Distinct (group, seed) pairs kept: the connection driver's profiles make at most a
+    /// handful; a bound keeps a target that draws fresh seeds from growing the memo.
+    const KEPT: usize = 8;
+
+    type Entry = (Group, Zeroizing<Vec<u8>>, KeyShare);
+
+    std::thread_local! {
+        static MEMO: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn from_seed(group: Group, seed: &[u8]) -> Result<KeyShare, CryptoError> {
+        let hit = MEMO.with(|m| {
+            m.borrow()
+                .iter()
+                .find(|(g, s, _)| *g == group && s.as_slice() == seed)
+                .map(|(_, _, k)| k.clone())
+        });
+        if let Some(k) = hit {
+            return Ok(k);
+        }
+        let made = KeyShare::derive(group, seed)?;
+        MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= KEPT {
+                m.remove(0);
+            }
+            m.push((group, Zeroizing::new(seed.to_vec()), made.clone()));
+        });
+        Ok(made)
+    }
 }

@@ -24,7 +24,9 @@ const Q: u16 = 3329;
 type Dk = ml_kem::kem::DecapsulationKey<MlKem768Params>;
 type Ek = ml_kem::kem::EncapsulationKey<MlKem768Params>;
 
-/// An ML-KEM-768 decapsulation (private) key.
+/// An ML-KEM-768 decapsulation (private) key (cloneable only in fuzzer mode, for the key share
+/// memo in `kx`).
+#[cfg_attr(fuzzing, derive(Clone))]
 pub struct DecapsulationKey {
     dk: Box<Dk>,
     ek: Vec<u8>,
