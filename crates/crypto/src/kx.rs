@@ -89,6 +89,11 @@ pub struct KeyShare {
     group: Group,
     secret: Secret,
     public: Vec<u8>,
+    /// What the share was made from: the key of the fuzzer-mode agreement memo (the public key
+    /// alone is not: two ML-KEM seeds differing only in `z` share it and differ on a bad
+    /// ciphertext).
+    #[cfg(fuzzing)]
+    seed: Zeroizing<Vec<u8>>,
 }
 
 impl core::fmt::Debug for KeyShare {
@@ -208,6 +213,8 @@ impl KeyShare {
             group,
             secret,
             public,
+            #[cfg(fuzzing)]
+            seed: Zeroizing::new(seed.to_vec()),
         })
     }
 
@@ -224,6 +231,14 @@ impl KeyShare {
     /// Combines with the server's share. Invalid points, wrong lengths, compressed points and
     /// all-zero X25519 results are refused.
     pub fn complete(&self, peer_share: &[u8]) -> Result<SharedSecret, CryptoError> {
+        #[cfg(fuzzing)]
+        return fuzz_memo::complete(self, peer_share);
+        #[cfg(not(fuzzing))]
+        self.agree(peer_share)
+    }
+
+    /// [`KeyShare::complete`]'s work.
+    fn agree(&self, peer_share: &[u8]) -> Result<SharedSecret, CryptoError> {
         let out = match &self.secret {
             Secret::X25519(s) => x25519_dh(s, peer_share)?.to_vec(),
             Secret::P256(s) => {
@@ -275,11 +290,13 @@ pub fn x25519(scalar: &[u8], u: &[u8]) -> Result<SharedSecret, CryptoError> {
 
 /// Fuzzer mode (`--cfg fuzzing`, set by cargo-fuzz only): the connection fuzz targets draw
 /// their randomness from a fixed pool, so every input makes the same few key shares, and making
-/// them was 27 % of `tls13_connection`'s time (perf, 2026-12-07). The last few are kept per
-/// thread and cloned; the result is the one [`KeyShare::derive`] gives for the same seed.
+/// them was 27 % of `tls13_connection`'s time (perf, 2026-12-07); most inputs also keep the
+/// seed's server share, and the agreement was most of what was left. The last few of each are
+/// kept per thread; the result is the one [`KeyShare::derive`] and [`KeyShare::agree`] give for
+/// the same inputs (an error is not kept: it is computed again).
 #[cfg(fuzzing)]
 mod fuzz_memo {
-    use super::{CryptoError, Group, KeyShare};
+    use super::{CryptoError, Group, KeyShare, SharedSecret};
     use std::cell::RefCell;
     use zeroize::Zeroizing;
 
@@ -289,8 +306,38 @@ mod fuzz_memo {
 
     type Entry = (Group, Zeroizing<Vec<u8>>, KeyShare);
 
+    /// (our group and seed, the server's share, the shared secret).
+    type Agreement = (Group, Zeroizing<Vec<u8>>, Vec<u8>, Zeroizing<Vec<u8>>);
+
     std::thread_local! {
         static MEMO: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+        static AGREED: RefCell<Vec<Agreement>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn complete(ours: &KeyShare, peer: &[u8]) -> Result<SharedSecret, CryptoError> {
+        let hit = AGREED.with(|m| {
+            m.borrow()
+                .iter()
+                .find(|(g, s, q, _)| *g == ours.group && *s == ours.seed && q.as_slice() == peer)
+                .map(|(_, _, _, secret)| secret.clone())
+        });
+        if let Some(s) = hit {
+            return Ok(SharedSecret(s));
+        }
+        let made = ours.agree(peer)?;
+        AGREED.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= KEPT {
+                m.remove(0);
+            }
+            m.push((
+                ours.group,
+                ours.seed.clone(),
+                peer.to_vec(),
+                Zeroizing::new(made.as_ref().to_vec()),
+            ));
+        });
+        Ok(made)
     }
 
     pub(super) fn from_seed(group: Group, seed: &[u8]) -> Result<KeyShare, CryptoError> {
