@@ -144,7 +144,10 @@ export class Client {
     }
     const status = raw.status;
     const statusText = raw.statusText;
-    const meta = raw.meta;
+    // The meta is JSON text, parsed when `response.burrow` is first read: most callers never
+    // read it, and building it as an object from wasm was ~25 calls across per response.
+    const metaJson = raw.metaJson;
+    const redirects = raw.redirects;
     const rawHeaders = raw.headers;
     const finalUrl = raw.url;
     const noBody = NULL_BODY.has(status) || req.method === "HEAD";
@@ -198,9 +201,10 @@ export class Client {
       // A reason phrase Response refuses (not a reason-phrase token): none, as over HTTP/2.
       response = new Response(readable, { ...init2, statusText: "" });
     }
-    Object.defineProperty(response, "burrow", { value: meta, enumerable: true });
+    let meta;
+    Object.defineProperty(response, "burrow", { get: () => (meta ??= JSON.parse(metaJson)), enumerable: true });
     Object.defineProperty(response, "url", { value: finalUrl, enumerable: true });
-    Object.defineProperty(response, "redirected", { value: meta.redirects > 0, enumerable: true });
+    Object.defineProperty(response, "redirected", { value: redirects > 0, enumerable: true });
     if (init2.status !== status) Object.defineProperty(response, "status", { value: status });
     return response;
   }

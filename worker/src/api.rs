@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::task::{Poll, Waker};
 
 use crate::exec::{from_js, spawn_promise};
-use burrow_client::{Body, Error, Phase, Request, Response, StapleStatus, TlsInfo};
+use burrow_client::{Body, Error, Phase, Request, Response};
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 use crate::context::RequestContext;
 use crate::js_body::JsBody;
 use crate::net::WorkerNet;
-use crate::num::{u64_to_js, unix_secs_to_js_ms, usize_to_js};
+use crate::num::{u64_to_js, usize_to_js};
 use crate::options::{self, present};
 use crate::setup::{self, Core, Http};
 use crate::webcrypto::WebCrypto;
@@ -293,119 +293,10 @@ pub struct RawResponse {
     status_text: String,
     headers: Array,
     url: String,
-    meta: JsValue,
+    meta_json: String,
+    redirects: u32,
     body: Rc<RefCell<Option<Response<WorkerNet>>>>,
     token: AbortToken,
-}
-
-fn tls_value(t: &TlsInfo) -> JsValue {
-    let o = Object::new();
-    set(
-        &o,
-        "version",
-        match t.version {
-            0x0304 => "TLSv1.3",
-            0x0303 => "TLSv1.2",
-            _ => "unknown",
-        },
-    );
-    set(&o, "cipher", suite_name(t.cipher_suite));
-    set(&o, "cipherSuite", f64::from(t.cipher_suite));
-    set(&o, "group", group_name(t.group));
-    set(&o, "groupId", f64::from(t.group));
-    set(
-        &o,
-        "alpn",
-        t.alpn.clone().map_or(JsValue::NULL, JsValue::from),
-    );
-    set(&o, "resumed", t.resumed);
-    set(
-        &o,
-        "extendedMasterSecret",
-        t.extended_master_secret
-            .map_or(JsValue::NULL, JsValue::from),
-    );
-    let chain = Array::new();
-    for c in &t.peer_chain {
-        let e = Object::new();
-        set(&e, "subject", c.subject_text());
-        set(&e, "issuer", c.issuer_text());
-        set(&e, "notAfter", unix_secs_to_js_ms(c.not_after));
-        chain.push(&e);
-    }
-    set(&o, "chain", chain);
-    set(&o, "ocsp", ocsp_name(&t.ocsp));
-    o.into()
-}
-
-fn ocsp_name(s: &StapleStatus) -> &'static str {
-    match s {
-        StapleStatus::Good(_) => "good",
-        StapleStatus::None => "none",
-        StapleStatus::NotChecked => "not-checked",
-    }
-}
-
-/// The IANA name of a suite, or "unknown".
-pub fn suite_name(code: u16) -> &'static str {
-    burrow_client::CipherSuite(code).name().unwrap_or("unknown")
-}
-
-/// The IANA name of a key exchange group, "none" (no key exchange) or "unknown".
-pub fn group_name(code: u16) -> &'static str {
-    if code == 0 {
-        return "none";
-    }
-    burrow_client::NamedGroup(code).name().unwrap_or("unknown")
-}
-
-fn meta_value(r: &Response<WorkerNet>) -> JsValue {
-    let m = &r.meta;
-    let o = Object::new();
-    set(
-        &o,
-        "proxied",
-        m.proxied.map_or(JsValue::NULL, |p| {
-            JsValue::from_str(match p {
-                burrow_client::ProxyScheme::Http => "http",
-                burrow_client::ProxyScheme::Https => "https",
-                burrow_client::ProxyScheme::Socks5 => "socks5",
-                burrow_client::ProxyScheme::Socks5h => "socks5h",
-            })
-        }),
-    );
-    set(&o, "httpVersion", m.http_version);
-    set(&o, "tls", m.tls.as_ref().map_or(JsValue::NULL, tls_value));
-    set(
-        &o,
-        "proxyTls",
-        m.proxy_tls.as_ref().map_or(JsValue::NULL, tls_value),
-    );
-    set(
-        &o,
-        "ocsp",
-        m.tls
-            .as_ref()
-            .map_or(JsValue::NULL, |t| JsValue::from_str(ocsp_name(&t.ocsp))),
-    );
-    set(&o, "reused", m.reused);
-    set(&o, "retried", m.retried);
-    set(&o, "redirects", f64::from(m.redirects));
-    set(
-        &o,
-        "contentEncoding",
-        m.content_encoding
-            .clone()
-            .map_or(JsValue::NULL, JsValue::from),
-    );
-    let t = Object::new();
-    set(&t, "connect", u64_to_js(m.timings.connect));
-    set(&t, "proxy", u64_to_js(m.timings.proxy));
-    set(&t, "tls", u64_to_js(m.timings.tls));
-    set(&t, "ttfb", u64_to_js(m.timings.ttfb));
-    set(&t, "total", u64_to_js(m.timings.total));
-    set(&o, "timings", t);
-    o.into()
 }
 
 impl RawResponse {
@@ -419,7 +310,8 @@ impl RawResponse {
             status_text: resp.meta.reason.clone(),
             headers,
             url: resp.url.to_string(),
-            meta: meta_value(&resp),
+            meta_json: crate::meta::meta_json(&resp.meta),
+            redirects: resp.meta.redirects,
             body: Rc::new(RefCell::new(Some(resp))),
             token,
         }
@@ -452,10 +344,17 @@ impl RawResponse {
         self.url.clone()
     }
 
-    /// How the response was obtained (`response.burrow` on the JS side).
+    /// How the response was obtained, as JSON text (`response.burrow` on the JS side parses it
+    /// when first read).
+    #[wasm_bindgen(getter, js_name = metaJson)]
+    pub fn meta_json(&self) -> String {
+        self.meta_json.clone()
+    }
+
+    /// Redirects followed (`response.redirected` without parsing the meta).
     #[wasm_bindgen(getter)]
-    pub fn meta(&self) -> JsValue {
-        self.meta.clone()
+    pub fn redirects(&self) -> u32 {
+        self.redirects
     }
 
     /// The next piece of the body as it arrives (`Uint8Array`), `undefined` at the end.

@@ -1,4 +1,5 @@
-//! Just enough JSON writing for the demo routes (no serde: keeps the wasm small).
+//! Just enough JSON writing for `response.burrow` and the demo routes (no serde: keeps the wasm
+//! small).
 
 use std::fmt::Write;
 
@@ -22,6 +23,7 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
 }
 
 /// Appends a finite number (milliseconds) with three decimals; non-finite values become `null`.
+#[cfg(any(test, feature = "demo"))]
 pub(crate) fn push_ms(out: &mut String, ms: f64) {
     if ms.is_finite() {
         let _ = write!(out, "{ms:.3}");

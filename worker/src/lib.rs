@@ -42,8 +42,10 @@ mod exec;
 pub mod hooks;
 #[cfg(any(feature = "js", feature = "workers-rs"))]
 mod js_body;
-#[cfg(any(test, feature = "demo"))]
+#[cfg(any(test, feature = "js"))]
 mod json;
+#[cfg(any(test, feature = "js"))]
+mod meta;
 pub mod net;
 mod num;
 #[cfg(feature = "js")]

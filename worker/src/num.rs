@@ -19,12 +19,6 @@ pub(crate) fn usize_to_js(n: usize) -> f64 {
     n as f64
 }
 
-/// Seconds since the epoch (a certificate's `notAfter`) as a JS timestamp in milliseconds.
-#[cfg(feature = "js")]
-pub(crate) fn unix_secs_to_js_ms(secs: i64) -> f64 {
-    secs as f64 * 1000.0
-}
-
 /// A JS number as a whole `u64`: the fraction dropped, negatives and NaN to 0, anything above
 /// `u64::MAX` (or infinite) to `u64::MAX` — Rust's float-to-int `as` saturates.
 pub(crate) fn js_to_u64(n: f64) -> u64 {
@@ -69,6 +63,5 @@ mod tests {
         assert_eq!(js_to_usize(65536.5), 65536);
         assert_eq!(u64_to_js(1 << 53), 9_007_199_254_740_992.0);
         assert_eq!(usize_to_js(7), 7.0);
-        assert_eq!(unix_secs_to_js_ms(1_700_000_000), 1_700_000_000_000.0);
     }
 }

@@ -257,6 +257,15 @@ async function run(base, apiPort, stallPorts, wsPort, mtls) {
   // 2. The protocol each origin should give, and /1m really was gzip on the wire and decoded.
   {
     const r = (await get(base, "/t/get", { url: L("DEF", "/1m") })).json;
+    check(
+      "response.burrow: read after the body, one object, BurrowMeta's fields and TlsMeta's (burrow.d.mts)",
+      r.sameMeta === true &&
+        r.metaKeys === "proxied,httpVersion,tls,proxyTls,ocsp,reused,retried,redirects,contentEncoding,timings" &&
+        r.tlsKeys === "version,cipher,cipherSuite,group,groupId,alpn,resumed,extendedMasterSecret,chain,ocsp" &&
+        typeof r.meta?.tls?.cipherSuite === "number" && r.meta.tls.chain.every((c) => typeof c.subject === "string" && c.subject.length > 0 && Number.isInteger(c.notAfter) && c.notAfter > Date.UTC(2020, 0)) &&
+        Object.values(r.meta.timings).every((t) => Number.isInteger(t) && t >= 0),
+      JSON.stringify({ same: r.sameMeta, keys: r.metaKeys, tlsKeys: r.tlsKeys, meta: r.meta }),
+    );
     check("nginx /1m: HTTP/2, TLS 1.3, decoded gzip", r.meta?.httpVersion === "HTTP/2" && r.meta?.tls?.version === "TLSv1.3" && r.meta?.contentEncoding === "gzip" && r.sha256 === sums["1m"], JSON.stringify(r.meta));
     const h1 = (await get(base, "/t/get", { url: L("H1", "/1k") })).json;
     check("nginx h1-only: HTTP/1.1 by ALPN", h1.meta?.httpVersion === "HTTP/1.1" && h1.meta?.tls?.alpn === "http/1.1", JSON.stringify(h1.meta));

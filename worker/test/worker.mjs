@@ -81,6 +81,10 @@ const routes = {
         sha256: await sha256hex(body),
         contentEncoding: r.headers.get("content-encoding"),
         meta: r.burrow,
+        // Read after the body is done (the response's wasm side is freed by then), twice.
+        sameMeta: r.burrow === r.burrow,
+        metaKeys: Object.keys(r.burrow).join(","),
+        tlsKeys: r.burrow.tls ? Object.keys(r.burrow.tls).join(",") : null,
         stats,
         wasm: { aesGcm: after.aesGcm - before.aesGcm, signatures: after.signatures - before.signatures, chacha: after.chacha20Poly1305 - before.chacha20Poly1305 },
       });
