@@ -64,7 +64,7 @@ export const PHASES = [
   ["TLS handshake: signatures (WebCrypto verify, with each key's importKey)", /CryptoOffload>::verify|__wbg_verify_/, []],
   ["TLS handshake: ClientHello to Finished, the rest", /connect_resuming|judge_offloaded|burrow_handshake::/, handshakeDetails],
   ["request and response head (Client.send, RawClient.fetch)", /Client<N>>::send|RawClient::fetch/, [
-    ["response meta (`r.burrow`: TLS, chain, timings)", /api::set|api::tls_value|api::meta|Reflect::set|__wbg_set_|__wbg_of_|CertSummary|name_to_text/],
+    ["response meta (`r.burrow`: TLS, chain, timings)", /burrow_worker::meta::|burrow_worker::json::|api::set|Reflect::set|__wbg_set_|__wbg_of_|CertSummary|name_to_text/],
     ["RawResponse wrapper", /rawresponse_new|__wrap/],
     ["content decoder set-up", /burrow_decode::/],
     ["HTTP/2 request (send_h2)", /send_h2|h2_exchange/],
