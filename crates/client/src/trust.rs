@@ -59,6 +59,60 @@ enum Mode {
     Leaf(Vec<u8>),
 }
 
+/// `trust: { ca }` parsed once per thread (an isolate, in a Worker) rather than per connection:
+/// a Worker makes a client per request, and each connection's judge parsed every PEM again
+/// (0.03 ms for one CA in `bench/RESULTS.md`'s profile, growing with the bundle). The parsed
+/// anchors are immutable (`burrow_x509::Trust` shares them behind an `Arc`), so sharing them
+/// across clients shares nothing else. A hit needs the same PEM bytes, compared whole.
+mod anchors {
+    use std::cell::RefCell;
+
+    /// Bundles kept: a Worker has one or a few `ca` settings; each entry holds its PEM bytes
+    /// and their parsed certificates.
+    const KEPT: usize = 4;
+
+    type Entry = (Vec<Vec<u8>>, burrow_x509::Trust);
+
+    std::thread_local! {
+        static PARSED: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+        /// Bundles parsed on this thread (for the tests).
+        #[cfg(test)]
+        pub(super) static PARSES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The anchors in `pems`, from this thread's memo or parsed (and kept, most recent last).
+    /// A bundle that fails to parse is not kept: the error comes back each time.
+    pub(super) fn parsed(pems: &[Vec<u8>]) -> Result<burrow_x509::Trust, burrow_x509::Error> {
+        let hit = PARSED.with(|m| {
+            let mut m = m.borrow_mut();
+            let i = m.iter().position(|(p, _)| p.as_slice() == pems)?;
+            let entry = m.remove(i);
+            let trust = entry.1.clone();
+            m.push(entry);
+            Some(trust)
+        });
+        if let Some(trust) = hit {
+            return Ok(trust);
+        }
+        let mut all = Vec::new();
+        for pem in pems {
+            all.extend_from_slice(pem);
+            all.push(b'\n');
+        }
+        let trust = burrow_x509::Trust::anchors_pem(&all)?;
+        #[cfg(test)]
+        PARSES.with(|n| n.set(n.get().saturating_add(1)));
+        PARSED.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= KEPT {
+                m.remove(0);
+            }
+            m.push((pems.to_vec(), trust.clone()));
+        });
+        Ok(trust)
+    }
+}
+
 /// What judging produced: the handshake's answer plus, for the caller, either a report or
 /// the x509 error behind a rejection.
 pub struct Verdict {
@@ -80,14 +134,7 @@ impl Judge {
         let name = ServerName::parse(host)?;
         let base = match trust {
             Trust::System => burrow_x509::Trust::system(),
-            Trust::AnchorsPem(pems) => {
-                let mut all = Vec::new();
-                for pem in pems {
-                    all.extend_from_slice(pem);
-                    all.push(b'\n');
-                }
-                burrow_x509::Trust::anchors_pem(&all)?
-            }
+            Trust::AnchorsPem(pems) => anchors::parsed(pems)?,
             Trust::InsecureAcceptAnyCertificate | Trust::AnyChain => {
                 burrow_x509::Trust::insecure_accept_any_certificate()
             }
@@ -270,6 +317,60 @@ mod tests {
         assert!(no_anchors.is_err());
         let bad_host = Judge::new(&Trust::System, &[], Revocation::CheckStaple, "bücher.de");
         assert_eq!(bad_host.unwrap_err().code(), "CERT_HOSTNAME_IDNA");
+    }
+
+    #[test]
+    fn the_same_ca_bundle_is_parsed_once_per_thread() {
+        let Some(leaf) = rfc8448_leaf() else { return };
+        let pem = |der: &[u8]| {
+            use base64::Engine as _;
+            let b64 = base64::engine::general_purpose::STANDARD.encode(der);
+            format!("-----BEGIN CERTIFICATE-----\n{b64}\n-----END CERTIFICATE-----\n").into_bytes()
+        };
+        let one = vec![pem(&leaf)];
+        let parses = || anchors::PARSES.with(std::cell::Cell::get);
+        let start = parses();
+        let judge = |pems: &Vec<Vec<u8>>| {
+            Judge::new(
+                &Trust::AnchorsPem(pems.clone()),
+                &[],
+                Revocation::CheckStaple,
+                "server",
+            )
+        };
+        assert!(judge(&one).is_ok());
+        assert!(judge(&one).is_ok());
+        assert_eq!(
+            parses() - start,
+            1,
+            "a second judge of the same bundle parsed it again"
+        );
+        // Other bytes are another bundle, even when only the split into files differs.
+        let mut two = one.clone();
+        two.push(pem(&leaf));
+        assert!(judge(&two).is_ok());
+        assert_eq!(parses() - start, 2);
+        // A bundle that does not parse is refused every time, never remembered.
+        let bad = vec![b"not pem".to_vec()];
+        assert!(judge(&bad).is_err());
+        assert!(judge(&bad).is_err());
+        assert_eq!(parses() - start, 2);
+        // Past KEPT bundles the least recently used goes: `one` was used before `two`.
+        let others: Vec<Vec<Vec<u8>>> = (0..3)
+            .map(|i| vec![pem(&leaf), format!("# bundle {i}\n").into_bytes()])
+            .collect();
+        for o in &others {
+            assert!(judge(o).is_ok());
+        }
+        assert_eq!(parses() - start, 5);
+        assert!(judge(&two).is_ok(), "two was the most recent but three");
+        assert_eq!(parses() - start, 5);
+        assert!(judge(&one).is_ok());
+        assert_eq!(
+            parses() - start,
+            6,
+            "one was the least recently used and went"
+        );
     }
 
     fn rfc8448_leaf() -> Option<Vec<u8>> {
