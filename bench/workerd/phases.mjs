@@ -25,7 +25,7 @@ const handshakeDetails = [
   ["key shares: other", /burrow_crypto::kx::/],
   ["hashing (transcript, certificates)", /sha2::|burrow_crypto::hash::|Transcript/],
   ["HKDF / HMAC (key schedule, Finished)", /burrow_crypto::(hkdf|hmac)::|\bhkdf::|\bhmac::/],
-  ["trust anchors (PEM parsed per connection)", /Judge::new|Trust::anchors|pem::/],
+  ["trust anchors (`{ ca }` PEM: parsed once per isolate since 12-08)", /Judge::new|Trust::anchors|pem::|trust::anchors::/],
   ["path building", /Judge::judge|burrow_x509::(path|verify)::|AnswerBook/],
   ["certificate parsing", /burrow_x509::|summarise/],
   ["traffic keys into WebCrypto (importKey)", /import_key|import_pending|__wbg_importKey_/],
