@@ -326,16 +326,15 @@ mod fuzz_memo {
         }
         let made = ours.agree(peer)?;
         AGREED.with(|m| {
-            let mut m = m.borrow_mut();
-            if m.len() >= KEPT {
-                m.remove(0);
-            }
-            m.push((
-                ours.group,
-                ours.seed.clone(),
-                peer.to_vec(),
-                Zeroizing::new(made.as_ref().to_vec()),
-            ));
+            keep(
+                &mut m.borrow_mut(),
+                (
+                    ours.group,
+                    ours.seed.clone(),
+                    peer.to_vec(),
+                    Zeroizing::new(made.as_ref().to_vec()),
+                ),
+            )
         });
         Ok(made)
     }
@@ -352,12 +351,19 @@ mod fuzz_memo {
         }
         let made = KeyShare::derive(group, seed)?;
         MEMO.with(|m| {
-            let mut m = m.borrow_mut();
-            if m.len() >= KEPT {
-                m.remove(0);
-            }
-            m.push((group, Zeroizing::new(seed.to_vec()), made.clone()));
+            keep(
+                &mut m.borrow_mut(),
+                (group, Zeroizing::new(seed.to_vec()), made.clone()),
+            )
         });
         Ok(made)
+    }
+
+    /// Appends `entry`, dropping the oldest past [`KEPT`].
+    fn keep<T>(memo: &mut Vec<T>, entry: T) {
+        if memo.len() >= KEPT {
+            memo.remove(0);
+        }
+        memo.push(entry);
     }
 }
